@@ -1,0 +1,64 @@
+# Entry points: `make demo` and `make check`. The steps below run in the
+# order listed; each script skips work whose inputs have not changed.
+#
+#   make check [KERNELS="patched reference stock"] [SCENARIOS="pidfd token/10-create"] [KERNEL_DEBUG=1]
+#   make demo
+
+SHELL := /bin/bash
+BUILD := $(CURDIR)/build
+KERNELS ?= patched reference stock
+SCENARIOS ?=
+KERNEL_DEBUG ?=
+
+ifeq ($(KERNEL_DEBUG),1)
+MATRIX_KERNELS := $(patsubst patched,patched-debug,$(KERNELS))
+else
+MATRIX_KERNELS := $(KERNELS)
+endif
+
+.PHONY: help deps kernel kernel-debug prebuilt userspace rootfs unit-tests check demo clean
+
+help:
+	@echo "make demo        boot the patched guest and show delegated BPF in a container"
+	@echo "make check       host unit tests, then the scenarios on the kernel matrix"
+	@echo "  KERNELS=...    kernels to run (default: patched reference stock)"
+	@echo "  SCENARIOS=...  groups or group/name to run (default: all)"
+	@echo "  KERNEL_DEBUG=1 use the KASAN/lockdep/kmemleak build of the patched kernel"
+	@echo "steps: deps kernel kernel-debug prebuilt userspace rootfs unit-tests"
+	@echo "make clean       remove build/ (keeps the ccache)"
+
+deps:
+	@scripts/install-deps.sh
+
+kernel: deps
+	@scripts/kernel-tree.sh
+	@scripts/kernel-build.sh default
+
+kernel-debug: kernel
+	@scripts/kernel-build.sh debug
+
+prebuilt: deps
+	@scripts/fetch-prebuilt-kernel.sh reference
+	@scripts/fetch-prebuilt-kernel.sh stock
+
+userspace: kernel
+	@if [ -f runtime-shim/Makefile ]; then \
+		$(MAKE) -s -C runtime-shim O=$(BUILD)/shim KHDR=$(BUILD)/kernel-headers/include; fi
+	@$(MAKE) -s -C scenarios O=$(BUILD)/scenarios KHDR=$(BUILD)/kernel-headers/include \
+		LIBBPF=$(BUILD)/libbpf VMLINUX=$(BUILD)/linux/out-default/vmlinux
+
+rootfs: deps userspace
+	@scripts/rootfs-base.sh
+	@scripts/rootfs-pack.sh
+
+unit-tests: deps
+	@scripts/unit-tests.sh
+
+check: unit-tests kernel $(if $(KERNEL_DEBUG),kernel-debug) prebuilt rootfs
+	@KERNELS="$(MATRIX_KERNELS)" scripts/run-matrix.sh $(SCENARIOS)
+
+demo: kernel prebuilt rootfs
+	@scripts/demo.sh
+
+clean:
+	rm -rf $(BUILD)

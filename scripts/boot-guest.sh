@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Boot one kernel of the matrix under QEMU with the guest initramfs and
+# collect its results: build/results/KERNEL/{console.log,tap}.
+# Fails when the guest hangs, stops early, or its console shows an oops,
+# BUG, WARNING, KASAN report or panic.
+# Usage: boot-guest.sh KERNEL [check|demo] [SCENARIO...]
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+kernel=${1:?usage: boot-guest.sh KERNEL [check|demo] [SCENARIO...]}
+mode=${2:-check}
+shift $(( $# >= 2 ? 2 : 1 ))
+scenarios=$(IFS=,; echo "$*")
+image=$build_dir/images/$kernel.bzImage
+initrd=$build_dir/rootfs/initrd.cpio.gz
+results=$build_dir/results/$kernel
+limit=${GUEST_TIMEOUT:-1800}
+[ -f "$image" ] || die "$image missing"
+[ -f "$initrd" ] || die "$initrd missing: run 'make rootfs'"
+
+# KVM only when it really works: /dev/kvm may exist and still fail.
+accel=tcg
+if [ -w /dev/kvm ] && { timeout 5 qemu-system-x86_64 -M none -accel kvm -display none -nodefaults -S >/dev/null 2>&1 || [ $? -eq 124 ]; }; then
+	accel=kvm
+fi
+
+rm -rf "$results"; mkdir -p "$results"
+: > "$results/tap.raw"
+append="console=ttyS0 rdinit=/init panic=-1 loglevel=6 lsm=landlock,lockdown,yama,integrity,bpf"
+append+=" guest.mode=$mode${scenarios:+ guest.scenarios=$scenarios} ${GUEST_APPEND:-}"
+
+say "$kernel: booting ($accel, timeout ${limit}s)"
+start=$SECONDS
+timeout -k 10 "$limit" qemu-system-x86_64 -accel "$accel" -cpu max -smp 2 -m 2048 \
+	-nodefaults -no-user-config -display none -no-reboot \
+	-kernel "$image" -initrd "$initrd" -append "$append" \
+	-serial "file:$results/console.log" -serial "file:$results/tap.raw" &
+qemu=$!
+# Progress: the top-level result lines as they arrive.
+if [ "$mode" = demo ]; then
+	tail -n +1 -f --pid=$qemu "$results/tap.raw" | tr -d '\r' &
+else
+	tail -n +1 -f --pid=$qemu "$results/tap.raw" | tr -d '\r' | grep --line-buffered -E '^(not )?ok ' | sed -u "s/^/  [$kernel] /" &
+fi
+progress=$!
+rc=0
+wait $qemu || rc=$?
+wait $progress 2>/dev/null || true
+tr -d '\r' < "$results/tap.raw" > "$results/tap"
+rm -f "$results/tap.raw"
+elapsed=$((SECONDS - start))
+
+problem=""
+if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+	problem="guest hung: killed after ${limit}s"
+elif [ $rc -ne 0 ]; then
+	problem="qemu exited with status $rc"
+fi
+oops=$(grep -nE 'Oops|BUG:|WARNING:|KASAN|Kernel panic|general protection fault|UBSAN|kmemleak:.*unreferenced|possible circular locking|INFO: task .* blocked' "$results/console.log" | head -n 20 || true)
+[ -z "$oops" ] || problem="${problem:+$problem; }kernel reported a problem:
+$oops"
+[ -n "$problem" ] || grep -q '^# guest: done' "$results/tap" || problem="guest stopped before the scenarios finished"
+
+if [ -n "$problem" ]; then
+	echo "$problem" > "$results/problem"
+	printf -- '--- last 40 console lines (%s) ---\n' "${results#"$repo_root"/}/console.log" >&2
+	tail -n 40 "$results/console.log" >&2
+	die "$kernel: $problem"
+fi
+say "$kernel: guest finished in ${elapsed}s"

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Fetch one of Debian's prebuilt cloud kernels with apt-get download and
+# unpack its bzImage into build/images.
+# Usage: fetch-prebuilt-kernel.sh reference|stock
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+name=${1:?usage: fetch-prebuilt-kernel.sh reference|stock}
+case $name in
+reference) meta=linux-image-6.12-cloud-amd64 ;;
+stock) meta=linux-image-cloud-amd64 ;;
+*) die "unknown prebuilt kernel '$name' (reference or stock)" ;;
+esac
+
+image=$build_dir/images/$name.bzImage
+[ -f "$image" ] && exit 0
+
+fetch() {
+	local dl=$build_dir/prebuilt/$name pkg deb
+	rm -rf "$dl"; mkdir -p "$dl"
+	# The meta package depends on the versioned image package.
+	pkg=$(apt-cache depends "$meta" | sed -n 's/^ *Depends: \(linux-image-[0-9].*\)$/\1/p' | head -n 1)
+	[ -n "$pkg" ] || { apt-get update -q && pkg=$(apt-cache depends "$meta" | sed -n 's/^ *Depends: \(linux-image-[0-9].*\)$/\1/p' | head -n 1); }
+	[ -n "$pkg" ] || die "cannot resolve $meta to a kernel image package"
+	(cd "$dl" && apt-get download -q "$pkg")
+	deb=$(ls "$dl"/*.deb)
+	dpkg-deb -x "$deb" "$dl/root"
+	mkdir -p "$build_dir/images"
+	cp "$dl"/root/boot/vmlinuz-* "$image.tmp"
+	cp "$dl"/root/boot/config-* "$build_dir/images/$name.config"
+	mv "$image.tmp" "$image"
+	echo "$pkg" > "$build_dir/images/$name.package"
+	rm -rf "$dl/root"
+}
+run_logged "fetch-$name" fetch
+say "$name kernel: $(cat "$build_dir/images/$name.package")"

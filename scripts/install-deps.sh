@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Install the host packages the pipeline needs. Quiet and quick when they
+# are all there; runs apt-get update only when something is missing.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+packages=(
+	linux-source-6.1 qemu-system-x86 debootstrap runc libbpf-dev libseccomp-dev
+	clang llvm flex bison bc libelf-dev libssl-dev dwarves cpio ccache
+	libcmocka-dev build-essential xz-utils zstd rsync git libcap-dev pkg-config
+	zlib1g-dev python3 valgrind util-linux
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+[ "$(id -u)" -eq 0 ] || die "missing packages (${missing[*]}); run as root to install them"
+
+install() {
+	apt-get update -q
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+say "installing: ${missing[*]}"
+run_logged apt-install install

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Build the patched guest kernel (bzImage), install its UAPI headers and
+# build the tree's libbpf as a static library for guest userspace.
+# Usage: kernel-build.sh [default|debug]
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+variant=${1:-default}
+tree=$build_dir/linux
+# A subdirectory of the source tree keeps srctree relative (".."), so
+# ccache hits survive a clone in another folder.
+out=$tree/out-$variant
+jobs=${JOBS:-$(nproc)}
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache} CCACHE_NOHASHDIR=1 CCACHE_BASEDIR=$tree
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+
+extra=()
+[ "$variant" = debug ] && extra+=("$repo_root/kernel-series/config/debug.config")
+
+build() {
+	grep -qxF "out-*" "$tree/.git/info/exclude" || echo "out-*" >> "$tree/.git/info/exclude"
+	"$repo_root/scripts/kernel-config.sh" "$out" "${extra[@]}"
+	run_logged "kernel-$variant-bzImage" \
+		make -C "$tree" O="$out" -j"$jobs" CC="ccache gcc" HOSTCC="ccache gcc" bzImage
+	mkdir -p "$build_dir/images"
+	cp "$out/arch/x86/boot/bzImage" "$build_dir/images/patched${variant/default/}.bzImage"
+	cp "$out/.config" "$build_dir/images/patched${variant/default/}.config"
+	[ "$variant" = default ] || return 0
+
+	run_logged kernel-headers \
+		make -C "$tree" O="$out" headers_install INSTALL_HDR_PATH="$build_dir/kernel-headers"
+	mkdir -p "$build_dir/libbpf/obj"
+	run_logged libbpf make -C "$tree/tools/lib/bpf" -j"$jobs" \
+		OUTPUT="$build_dir/libbpf/obj/" CC="ccache gcc" BUILD_STATIC_ONLY=1 \
+		DESTDIR="$build_dir/libbpf" prefix= "$build_dir/libbpf/obj/libbpf.a" install_headers
+	cp "$build_dir/libbpf/obj/libbpf.a" "$build_dir/libbpf/libbpf.a"
+}
+
+with_lock kernel build

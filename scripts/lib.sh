@@ -1,0 +1,49 @@
+# Shared helpers for the host-side step scripts; sourced, never run.
+# shellcheck shell=bash
+
+repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_dir=${BUILD_DIR:-$repo_root/build}
+log_dir=$build_dir/logs
+mkdir -p "$log_dir"
+
+say() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# run_logged NAME CMD...: run CMD with its output in build/logs/NAME.log,
+# print the elapsed time, and on failure the last 40 lines of the log.
+run_logged() {
+	# Bash scoping is dynamic: these names must not shadow the caller's.
+	local _step=$1; shift
+	local _log=$log_dir/$_step.log _start=$SECONDS _rc=0
+	say "$_step: started (log: ${_log#"$repo_root"/})"
+	"$@" >"$_log" 2>&1 || _rc=$?
+	if [ "$_rc" -ne 0 ]; then
+		printf -- '--- last 40 lines of %s ---\n' "$_log" >&2
+		tail -n 40 "$_log" >&2
+		die "$_step failed (exit $_rc) after $((SECONDS - _start))s"
+	fi
+	say "$_step: done in $((SECONDS - _start))s"
+}
+
+# with_lock NAME CMD...: serialise steps that share a build folder.
+with_lock() {
+	local _lock_fd
+	exec {_lock_fd}>"$build_dir/.$1.lock"
+	shift
+	flock "$_lock_fd"
+	"$@"
+}
+
+# Hash of the given files and directories' contents, names included.
+hash_inputs() {
+	local p
+	for p in "$@"; do
+		if [ -d "$p" ]; then
+			(cd "$p" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0r sha256sum)
+		elif [ -e "$p" ]; then
+			sha256sum "$p"
+		else
+			echo "missing $p"
+		fi
+	done | sha256sum | cut -c1-16
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Pack the guest's initramfs: the cached base archive, then a small
+# archive with the overlay, the shim and the scenarios (the kernel unpacks
+# concatenated cpio archives in order, later files win).
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+out_dir=$build_dir/rootfs
+base=$out_dir/base.cpio.gz
+[ -f "$base" ] || die "$base missing: run scripts/rootfs-base.sh"
+
+staging=$(mktemp -d "$out_dir/extra.XXXXXX")
+trap 'rm -rf "$staging"' EXIT
+
+cp -a "$repo_root/guest-rootfs/overlay/." "$staging/"
+mkdir -p "$staging/opt/scenarios" "$staging/usr/local/bin"
+for dir in "$repo_root"/scenarios/*/; do
+	group=$(basename "$dir")
+	case $group in helpers | bpf) continue ;; esac
+	cp -a "$dir" "$staging/opt/scenarios/$group"
+done
+for sub in bin bpf selftests; do
+	[ -d "$build_dir/scenarios/$sub" ] && cp -a "$build_dir/scenarios/$sub" "$staging/opt/scenarios/$sub"
+done
+if [ -f "$repo_root/runtime-shim/Makefile" ]; then
+	[ -x "$build_dir/shim/shim" ] || die "build/shim/shim missing: run 'make userspace'"
+	cp "$build_dir/shim/shim" "$staging/usr/local/bin/shim"
+fi
+
+(cd "$staging" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc -R 0:0 --quiet | gzip -1) > "$out_dir/extra.cpio.gz"
+cat "$base" "$out_dir/extra.cpio.gz" > "$out_dir/initrd.cpio.gz.tmp"
+mv "$out_dir/initrd.cpio.gz.tmp" "$out_dir/initrd.cpio.gz"

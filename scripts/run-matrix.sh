@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Boot every kernel of the matrix, run the scenarios, and judge the results:
+#   patched and reference: every scenario passes, and they agree;
+#   stock: features it lacks are reported unsupported with a reason,
+#          everything else passes; no hang, no crash anywhere.
+# Ends with "N passed, N failed, N skipped" (host unit tests included).
+# Usage: run-matrix.sh [SCENARIO...]   (KERNELS="patched reference stock")
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+kernels=(${KERNELS:-patched reference stock})
+results=$build_dir/results
+passed=0 failed=0 skipped=0
+failures=()
+fail() { failed=$((failed + 1)); failures+=("$1"); }
+
+for k in "${kernels[@]}"; do
+	"$repo_root/scripts/boot-guest.sh" "$k" check "$@" || true
+done
+
+# Top-level TAP lines -> "id status reason" per kernel.
+parse() {
+	local tap=$1/tap
+	[ -f "$tap" ] || return 0
+	sed -nE 's/^(not )?ok [0-9]+ - ([^ ]+)( # (.*))?$/\1|\2|\4/p' "$tap" |
+		while IFS='|' read -r not id note; do
+			if [ -n "$not" ]; then echo "$id fail $note"
+			elif [[ $note == SKIP* ]]; then echo "$id skip ${note#SKIP }"
+			else echo "$id pass"; fi
+		done
+}
+
+declare -A status reason
+ids=()
+for k in "${kernels[@]}"; do
+	if [ -f "$results/$k/problem" ]; then
+		fail "$k: $(head -n 1 "$results/$k/problem")"
+	fi
+	while read -r id st note; do
+		[[ " ${ids[*]} " == *" $id "* ]] || ids+=("$id")
+		status[$k,$id]=$st
+		reason[$k,$id]=$note
+	done < <(parse "$results/$k")
+done
+
+echo
+printf '%-34s' scenario; printf ' %-10s' "${kernels[@]}"; echo
+for id in "${ids[@]}"; do
+	printf '%-34s' "$id"
+	for k in "${kernels[@]}"; do
+		st=${status[$k,$id]:-missing}
+		printf ' %-10s' "$st"
+		case $k,$st in
+		stock,pass) passed=$((passed + 1)) ;;
+		stock,skip)
+			if [[ ${reason[$k,$id]} == unsupported:* ]]; then skipped=$((skipped + 1))
+			else fail "$k $id: skipped without an 'unsupported:' reason"; fi ;;
+		*,pass) passed=$((passed + 1)) ;;
+		*,skip) fail "$k $id: skipped (${reason[$k,$id]}) but this kernel must have the feature" ;;
+		*) fail "$k $id: $st ${reason[$k,$id]:-}" ;;
+		esac
+	done
+	echo
+done
+# The patched kernel (or its debug build) must agree with the reference.
+ours=""
+for k in "${kernels[@]}"; do [[ $k == patched* ]] && { ours=$k; break; }; done
+if [ -n "$ours" ] && [[ " ${kernels[*]} " == *" reference "* ]]; then
+	for id in "${ids[@]}"; do
+		a=${status[$ours,$id]:-missing} b=${status[reference,$id]:-missing}
+		[ "$a" = "$b" ] || fail "disagreement on $id: $ours=$a reference=$b"
+	done
+fi
+# Host unit tests, run earlier by `make unit-tests`.
+if [ -f "$results/unit/summary" ]; then
+	read -r up uf < "$results/unit/summary"
+	passed=$((passed + up))
+	[ "$uf" -eq 0 ] || fail "host unit tests: $uf failed"
+	failed=$((failed + (uf > 0 ? uf - 1 : 0)))
+fi
+
+if [ ${#failures[@]} -gt 0 ]; then
+	echo
+	echo "Failures:"
+	printf '  %s\n' "${failures[@]}"
+fi
+echo
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

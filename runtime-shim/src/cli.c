@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Command line parsing and the usage text. */
+#include <errno.h>
+#include <string.h>
+
+#include "cli.h"
+#include "delegate.h"
+
+void shim_usage(FILE *out)
+{
+	fputs(
+"Usage: shim run [OPTIONS] --rootfs DIR [--] CMD [ARGS...]\n"
+"       shim --help | --version\n"
+"\n"
+"Run CMD in a new container: new user, mount, PID, UTS, IPC and cgroup\n"
+"namespaces (and a new network namespace unless --net=host), with DIR as its\n"
+"root file system.  The container's root user is an unprivileged range of host\n"
+"IDs.  The shim stays outside as the supervisor: it forwards signals to the\n"
+"container and exits with the command's status.\n"
+"\n"
+"Options:\n"
+"  --rootfs DIR           root file system of the container (required)\n"
+"  --hostname NAME        host name in the container (default: container)\n"
+"  --env K=V              set an environment variable; K alone copies it from\n"
+"                         the shim's environment (repeatable)\n"
+"  --cwd DIR              working directory of CMD (default: /)\n"
+"  --net none|host        none: a new network namespace with only loopback\n"
+"                         (default); host: share the host's network\n"
+"  --uid-map IN:OUT:COUNT map container UIDs IN.. to host UIDs OUT..\n"
+"                         (repeatable; default 0:100000:65536)\n"
+"  --gid-map IN:OUT:COUNT the same for GIDs (default 0:100000:65536);\n"
+"                         setgroups(2) is denied in the container\n"
+"  --seccomp none|default|FILE\n"
+"                         system call filter of CMD (default: default).\n"
+"                         FILE has one rule per line: SYSCALL [ACTION], with\n"
+"                         ACTION one of errno (EPERM, the default), errno:N or\n"
+"                         errno:ENAME, kill, trap, log, allow; a line\n"
+"                         \"default ACTION\" sets the action of other system\n"
+"                         calls (default allow); '#' starts a comment\n"
+"\n"
+"BPF delegation (Linux 6.9+ or this project's kernel series):\n"
+"  --bpf-delegate-cmds=LIST     BPF commands the container may use\n"
+"  --bpf-delegate-maps=LIST     map types\n"
+"  --bpf-delegate-progs=LIST    program types\n"
+"  --bpf-delegate-attachs=LIST  attach types\n"
+"                         LIST: names separated by ':' or ',' (enum names\n"
+"                         without their BPF_/BPF_MAP_TYPE_/BPF_PROG_TYPE_\n"
+"                         prefix, any case, e.g. map_create:prog_load), 'any',\n"
+"                         or numbers (a number replaces the mask built so\n"
+"                         far).  Names are checked against the running\n"
+"                         kernel's BTF before the container starts.\n"
+"  --bpf-mount PATH       where the delegated BPF FS is mounted in the\n"
+"                         container (default /sys/fs/bpf); another PATH sets\n"
+"                         LIBBPF_BPF_TOKEN_PATH=PATH for CMD\n"
+"\n"
+"  Any --bpf-delegate-* option mounts a BPF FS owned by the container's user\n"
+"  namespace with those delegate_* options; the container then creates BPF\n"
+"  tokens from it (BPF_TOKEN_CREATE).  The shim (in the initial user\n"
+"  namespace) sets the options on a context the container opened, as systemd,\n"
+"  LXD and Incus do.  The default seccomp profile allows bpf(2) only then.\n"
+"\n"
+"Supervision:\n"
+"  --watch-threads        follow every thread of the container with a\n"
+"                         PIDFD_THREAD pidfd and report thread exits\n"
+"  --events FILE          write JSON lines events to FILE (thread-exit,\n"
+"                         container-exit)\n"
+"  --verbose              say what the shim does on stderr\n"
+"  --help                 show this text\n"
+"  --version              show the version\n"
+"\n"
+"Signals SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 and SIGWINCH sent\n"
+"to the shim are forwarded to the container's init, which passes them to\n"
+"CMD.  If the shim dies, the container is killed.\n"
+"\n"
+"Exit status:\n"
+"  the exit code of CMD, or 128+N if CMD was killed by signal N;\n"
+"  125 when the shim fails before CMD starts (bad option, unsupported kernel,\n"
+"  mount or delegation failure); 126 when CMD cannot be executed; 127 when\n"
+"  CMD is not found.\n"
+"\n"
+"Hardening: CMD runs with no_new_privs, the seccomp filter, and capabilities\n"
+"that are only effective in the container's user namespace.\n",
+	      out);
+}
+
+/* Match "--name" or "--name=value"; on match consume the value. */
+static int match_opt(const char *name, int argc, char *const argv[], int *i,
+		     const char **value, struct shim_err *err)
+{
+	const char *arg = argv[*i];
+	size_t len = strlen(name);
+
+	if (strncmp(arg, name, len) != 0)
+		return 0;
+	if (arg[len] == '=') {
+		*value = arg + len + 1;
+		return 1;
+	}
+	if (arg[len] != '\0')
+		return 0;
+	if (*i + 1 >= argc) {
+		shim_fail(err, 0, "option %s needs a value", name);
+		return -1;
+	}
+	*i += 1;
+	*value = argv[*i];
+	return 1;
+}
+
+static bool idmaps_overlap(const struct shim_idmaps *maps, bool outside)
+{
+	for (size_t i = 0; i < maps->n; i++)
+		for (size_t j = i + 1; j < maps->n; j++) {
+			uint64_t a = outside ? maps->map[i].outside : maps->map[i].inside;
+			uint64_t b = outside ? maps->map[j].outside : maps->map[j].inside;
+
+			if (a < b + maps->map[j].count && b < a + maps->map[i].count)
+				return true;
+		}
+	return false;
+}
+
+static int add_idmap(struct shim_idmaps *maps, const char *opt,
+		     const char *value, struct shim_err *err)
+{
+	if (maps->n >= SHIM_MAX_IDMAPS)
+		return shim_fail(err, 0, "%s: at most %d ranges", opt, SHIM_MAX_IDMAPS);
+	if (shim_parse_idmap(value, &maps->map[maps->n], err))
+		return shim_fail_wrap(err, "%s", opt);
+	maps->n++;
+	return 0;
+}
+
+static void default_idmaps(struct shim_idmaps *maps)
+{
+	maps->n = 1;
+	maps->map[0].inside = 0;
+	maps->map[0].outside = 100000;
+	maps->map[0].count = 65536;
+}
+
+static int parse_run(int argc, char *const argv[], int i,
+		     struct shim_config *cfg, struct shim_err *err)
+{
+	static const char *const deleg_opts[SHIM_DELEG_NR] = {
+		"--bpf-delegate-cmds", "--bpf-delegate-maps",
+		"--bpf-delegate-progs", "--bpf-delegate-attachs",
+	};
+
+	for (; i < argc; i++) {
+		const char *arg = argv[i];
+		const char *v = NULL;
+		int r = 0;
+
+		if (strcmp(arg, "--") == 0) {
+			i++;
+			break;
+		}
+		if (arg[0] != '-')
+			break;
+		if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+			cfg->help = true;
+			return 0;
+		}
+		if (strcmp(arg, "--watch-threads") == 0) {
+			cfg->watch_threads = true;
+			continue;
+		}
+		if (strcmp(arg, "--verbose") == 0 || strcmp(arg, "-v") == 0) {
+			cfg->verbose = true;
+			continue;
+		}
+#define OPT(name) ((r = match_opt(name, argc, argv, &i, &v, err)) != 0)
+		if (OPT("--rootfs")) {
+			if (r < 0)
+				return -1;
+			cfg->rootfs = v;
+		} else if (OPT("--hostname")) {
+			if (r < 0)
+				return -1;
+			if (strlen(v) == 0 || strlen(v) > 64)
+				return shim_fail(err, 0, "--hostname: \"%s\" must be 1 to 64 characters", v);
+			cfg->hostname = v;
+		} else if (OPT("--env")) {
+			if (r < 0)
+				return -1;
+			if (v[0] == '=' || v[0] == '\0')
+				return shim_fail(err, 0, "--env: \"%s\" is not K=V or K", v);
+			if (cfg->n_env >= SHIM_MAX_ENV)
+				return shim_fail(err, 0, "--env: at most %d variables", SHIM_MAX_ENV);
+			cfg->env[cfg->n_env++] = v;
+		} else if (OPT("--cwd")) {
+			if (r < 0)
+				return -1;
+			if (v[0] != '/')
+				return shim_fail(err, 0, "--cwd: \"%s\" is not an absolute path", v);
+			cfg->cwd = v;
+		} else if (OPT("--net")) {
+			if (r < 0)
+				return -1;
+			if (strcmp(v, "none") == 0)
+				cfg->net = SHIM_NET_NONE;
+			else if (strcmp(v, "host") == 0)
+				cfg->net = SHIM_NET_HOST;
+			else
+				return shim_fail(err, 0, "--net: unknown value \"%s\" (valid: none, host)", v);
+		} else if (OPT("--uid-map")) {
+			if (r < 0 || add_idmap(&cfg->uid_map, "--uid-map", v, err))
+				return -1;
+		} else if (OPT("--gid-map")) {
+			if (r < 0 || add_idmap(&cfg->gid_map, "--gid-map", v, err))
+				return -1;
+		} else if (OPT("--seccomp")) {
+			if (r < 0)
+				return -1;
+			if (strcmp(v, "none") == 0) {
+				cfg->seccomp = SHIM_SECCOMP_NONE;
+			} else if (strcmp(v, "default") == 0) {
+				cfg->seccomp = SHIM_SECCOMP_DEFAULT;
+			} else if (v[0] == '\0') {
+				return shim_fail(err, 0, "--seccomp: empty value (valid: none, default, or a file)");
+			} else {
+				cfg->seccomp = SHIM_SECCOMP_FILE;
+				cfg->seccomp_file = v;
+			}
+		} else if (OPT("--bpf-mount")) {
+			if (r < 0)
+				return -1;
+			if (v[0] != '/' || strcmp(v, "/") == 0)
+				return shim_fail(err, 0, "--bpf-mount: \"%s\" is not an absolute path below /", v);
+			cfg->bpf_mount = v;
+		} else if (OPT("--events")) {
+			if (r < 0)
+				return -1;
+			if (v[0] == '\0')
+				return shim_fail(err, 0, "--events: empty file name");
+			cfg->events_file = v;
+		} else {
+			bool found = false;
+
+			for (int d = 0; d < SHIM_DELEG_NR && !found; d++) {
+				if (OPT(deleg_opts[d])) {
+					if (r < 0)
+						return -1;
+					if (shim_delegate_syntax_check(d, v, err))
+						return -1;
+					cfg->delegate[d] = v;
+					found = true;
+				}
+			}
+			if (!found)
+				return shim_fail(err, 0, "unknown option \"%s\" (see shim --help)", arg);
+		}
+#undef OPT
+	}
+
+	if (!cfg->rootfs)
+		return shim_fail(err, 0, "run: --rootfs DIR is required (see shim --help)");
+	if (i >= argc)
+		return shim_fail(err, 0, "run: no command given (see shim --help)");
+	cfg->argv = &argv[i];
+	if (cfg->uid_map.n == 0)
+		default_idmaps(&cfg->uid_map);
+	if (cfg->gid_map.n == 0)
+		default_idmaps(&cfg->gid_map);
+	if (idmaps_overlap(&cfg->uid_map, false) || idmaps_overlap(&cfg->uid_map, true))
+		return shim_fail(err, 0, "--uid-map: ranges overlap");
+	if (idmaps_overlap(&cfg->gid_map, false) || idmaps_overlap(&cfg->gid_map, true))
+		return shim_fail(err, 0, "--gid-map: ranges overlap");
+	if (cfg->bpf_mount && !shim_config_delegates(cfg))
+		return shim_fail(err, 0, "--bpf-mount needs at least one --bpf-delegate-* option");
+	if (cfg->watch_threads && !cfg->events_file)
+		return shim_fail(err, 0, "--watch-threads needs --events FILE");
+	if (!cfg->bpf_mount)
+		cfg->bpf_mount = "/sys/fs/bpf";
+	return 0;
+}
+
+int shim_parse_args(int argc, char *const argv[], struct shim_config *cfg,
+		    struct shim_err *err)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->hostname = "container";
+	cfg->cwd = "/";
+	cfg->net = SHIM_NET_NONE;
+	cfg->seccomp = SHIM_SECCOMP_DEFAULT;
+
+	if (argc < 2)
+		return shim_fail(err, 0, "no command given (see shim --help)");
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		cfg->help = true;
+		return 0;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+		cfg->version = true;
+		return 0;
+	}
+	if (strcmp(argv[1], "run") != 0)
+		return shim_fail(err, 0, "unknown command \"%s\" (valid: run; see shim --help)", argv[1]);
+	return parse_run(argc, argv, 2, cfg, err);
+}

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The container side: the init process (PID 1 in the new namespaces) and
+ * the command it starts.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+
+#include "bpffs.h"
+#include "container.h"
+#include "kernel.h"
+#include "mounts.h"
+#include "sync.h"
+
+extern char **environ;
+
+int shim_build_env(const struct shim_config *cfg, char **envp, size_t max,
+		   char *storage, size_t storage_len, struct shim_err *err)
+{
+	const char *defaults[] = {
+		"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+		"HOME=/root",
+		"container=shim",
+	};
+	size_t n = 0, off = 0;
+
+	/* Later entries replace earlier ones with the same name. */
+#define ADD(str) do {							\
+		const char *s_ = (str);					\
+		size_t klen_ = strcspn(s_, "=");			\
+		size_t len_ = strlen(s_) + 1;				\
+		size_t j_;						\
+		for (j_ = 0; j_ < n; j_++)				\
+			if (strncmp(envp[j_], s_, klen_) == 0 &&	\
+			    envp[j_][klen_] == '=')			\
+				break;					\
+		if (j_ == n && n + 1 >= max)				\
+			return shim_fail(err, E2BIG, "environment");	\
+		if (off + len_ > storage_len)				\
+			return shim_fail(err, E2BIG, "environment");	\
+		memcpy(storage + off, s_, len_);			\
+		envp[j_] = storage + off;				\
+		off += len_;						\
+		if (j_ == n)						\
+			n++;						\
+	} while (0)
+
+	for (size_t i = 0; i < ARRAY_SIZE(defaults); i++)
+		ADD(defaults[i]);
+	if (getenv("TERM")) {
+		char term[256];
+
+		snprintf(term, sizeof(term), "TERM=%s", getenv("TERM"));
+		ADD(term);
+	}
+	if (cfg->bpf_mount && shim_config_delegates(cfg) &&
+	    strcmp(cfg->bpf_mount, "/sys/fs/bpf") != 0) {
+		char tok[4096];
+
+		snprintf(tok, sizeof(tok), "LIBBPF_BPF_TOKEN_PATH=%s", cfg->bpf_mount);
+		ADD(tok);
+	}
+	for (size_t i = 0; i < cfg->n_env; i++) {
+		const char *e = cfg->env[i];
+
+		if (strchr(e, '=')) {
+			ADD(e);
+		} else if (getenv(e)) {
+			char kv[4096];
+
+			snprintf(kv, sizeof(kv), "%s=%s", e, getenv(e));
+			ADD(kv);
+		}
+	}
+#undef ADD
+	envp[n] = NULL;
+	return 0;
+}
+
+static bool id_mapped(const struct shim_idmaps *m, uint32_t id)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (id >= m->map[i].inside && id - m->map[i].inside < m->map[i].count)
+			return true;
+	return false;
+}
+
+static int become_root(const struct shim_config *cfg, struct shim_err *err)
+{
+	uid_t uid = id_mapped(&cfg->uid_map, 0) ? 0 : cfg->uid_map.map[0].inside;
+	gid_t gid = id_mapped(&cfg->gid_map, 0) ? 0 : cfg->gid_map.map[0].inside;
+
+	if (setresgid(gid, gid, gid) < 0)
+		return shim_fail(err, errno, "setresgid %u", gid);
+	if (setresuid(uid, uid, uid) < 0)
+		return shim_fail(err, errno, "setresuid %u", uid);
+	return 0;
+}
+
+static int delegate_bpffs(const struct shim_container *c, struct shim_err *err)
+{
+	cleanup_fd int fsfd = -1;
+	cleanup_fd int junk = -1;
+	struct shim_msg msg;
+	int r;
+
+	/* Opened here, so the instance belongs to our user namespace. */
+	fsfd = sys_fsopen("bpf", SHIM_FSOPEN_CLOEXEC);
+	if (fsfd < 0)
+		return shim_fail(err, errno, "fsopen bpf");
+	if (shim_msg_send(c->sock, SHIM_MSG_BPF_FD, 0, NULL, fsfd, err))
+		return -1;
+	r = shim_msg_recv(c->sock, &msg, &junk, err);
+	if (r < 0)
+		return -1;
+	if (r == 0 || msg.type != SHIM_MSG_BPF_ACK)
+		return shim_fail(err, EPROTO, "waiting for the BPF FS configuration");
+	if (msg.errnum)
+		return 1;	/* the shim reports its own failure */
+	return shim_bpffs_mount(fsfd, c->cfg->bpf_mount, err);
+}
+
+struct exec_failure {
+	int step;	/* 0 chdir, 1 no_new_privs, 2 seccomp, 3 exec */
+	int errnum;
+};
+
+__attribute__((noreturn))
+static void run_command(const struct shim_container *c, int report_fd)
+{
+	struct exec_failure f = { 0, 0 };
+	char storage[65536];
+	char *envp[SHIM_MAX_ENV + 16];
+	struct shim_err err;
+	sigset_t none;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (chdir(c->cfg->cwd) < 0) {
+		f.step = 0;
+		goto fail;
+	}
+	if (shim_build_env(c->cfg, envp, ARRAY_SIZE(envp), storage, sizeof(storage), &err)) {
+		f.step = 3;
+		errno = E2BIG;
+		goto fail;
+	}
+	environ = envp;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
+		f.step = 1;
+		goto fail;
+	}
+	if (c->seccomp) {
+		int r = seccomp_load(c->seccomp);
+
+		if (r < 0) {
+			f.step = 2;
+			errno = -r;
+			goto fail;
+		}
+	}
+	f.step = 3;
+	execvp(c->cfg->argv[0], c->cfg->argv);
+fail:
+	f.errnum = errno;
+	if (write(report_fd, &f, sizeof(f)) < 0)
+		_exit(SHIM_EXIT_ERROR);
+	_exit(SHIM_EXIT_ERROR);
+}
+
+static int exit_status(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return SHIM_EXIT_ERROR;
+}
+
+__attribute__((noreturn))
+static void fail_setup(const struct shim_container *c, struct shim_err *err,
+		       int status)
+{
+	struct shim_err ignore;
+
+	shim_msg_send(c->sock, SHIM_MSG_ERROR, status, err->msg, -1, &ignore);
+	_exit(status);
+}
+
+void shim_container_init(const struct shim_container *c)
+{
+	struct shim_err err = { 0 };
+	struct shim_msg msg;
+	struct exec_failure f;
+	sigset_t mask;
+	int junk = -1, pipefd[2], sfd, r;
+	ssize_t n;
+	pid_t cmd;
+
+	/* If the shim dies, so do we, and with us the whole PID namespace. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	r = shim_msg_recv(c->sock, &msg, &junk, &err);
+	if (r <= 0 || msg.type != SHIM_MSG_GO)
+		_exit(SHIM_EXIT_ERROR);	/* the shim is gone or gave up */
+
+	if (become_root(c->cfg, &err))
+		fail_setup(c, &err, SHIM_EXIT_ERROR);
+	if (sethostname(c->cfg->hostname, strlen(c->cfg->hostname)) < 0) {
+		shim_fail(&err, errno, "sethostname %s", c->cfg->hostname);
+		fail_setup(c, &err, SHIM_EXIT_ERROR);
+	}
+	if (shim_setup_rootfs(c->rootfs, c->cfg->net, &err))
+		fail_setup(c, &err, SHIM_EXIT_ERROR);
+	if (shim_config_delegates(c->cfg)) {
+		r = delegate_bpffs(c, &err);
+		if (r > 0)
+			_exit(SHIM_EXIT_ERROR);
+		if (r < 0)
+			fail_setup(c, &err, SHIM_EXIT_ERROR);
+	}
+
+	/* The forwarded signals are blocked since the shim started. */
+	mask = c->forward;
+	sigaddset(&mask, SIGCHLD);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0) {
+		shim_fail(&err, errno, "sigprocmask");
+		fail_setup(c, &err, SHIM_EXIT_ERROR);
+	}
+	sfd = signalfd(-1, &mask, SFD_CLOEXEC);
+	if (sfd < 0) {
+		shim_fail(&err, errno, "signalfd");
+		fail_setup(c, &err, SHIM_EXIT_ERROR);
+	}
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		shim_fail(&err, errno, "pipe");
+		fail_setup(c, &err, SHIM_EXIT_ERROR);
+	}
+	cmd = fork();
+	if (cmd < 0) {
+		shim_fail(&err, errno, "fork the command");
+		fail_setup(c, &err, SHIM_EXIT_ERROR);
+	}
+	if (cmd == 0) {
+		close(pipefd[0]);
+		close(sfd);
+		close(c->sock);
+		run_command(c, pipefd[1]);
+	}
+	close(pipefd[1]);
+	do {
+		n = read(pipefd[0], &f, sizeof(f));
+	} while (n < 0 && errno == EINTR);
+	close(pipefd[0]);
+	if (n == (ssize_t)sizeof(f)) {
+		static const char *const steps[] = { "chdir", "no_new_privs", "seccomp", "exec" };
+		int status = SHIM_EXIT_ERROR;
+
+		waitpid(cmd, NULL, 0);
+		if (f.step == 3)
+			status = f.errnum == ENOENT ? SHIM_EXIT_NOT_FOUND : SHIM_EXIT_CANNOT_EXEC;
+		if (f.step == 0)
+			shim_fail(&err, f.errnum, "chdir %s", c->cfg->cwd);
+		else if (f.step == 3)
+			shim_fail(&err, f.errnum, "exec %s", c->cfg->argv[0]);
+		else
+			shim_fail(&err, f.errnum, "%s", steps[f.step & 3]);
+		fail_setup(c, &err, status);
+	}
+	if (shim_msg_send(c->sock, SHIM_MSG_STARTED, 0, NULL, -1, &err))
+		_exit(SHIM_EXIT_ERROR);
+	close(c->sock);
+
+	for (;;) {
+		struct signalfd_siginfo si;
+
+		n = read(sfd, &si, sizeof(si));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n != (ssize_t)sizeof(si))
+			_exit(SHIM_EXIT_ERROR);
+		if (si.ssi_signo != SIGCHLD) {
+			kill(cmd, (int)si.ssi_signo);
+			continue;
+		}
+		/* Reap everything: we are PID 1 and inherit orphans. */
+		for (;;) {
+			int status;
+			pid_t p = waitpid(-1, &status, WNOHANG);
+
+			if (p <= 0)
+				break;
+			if (p == cmd)
+				_exit(exit_status(status));
+		}
+	}
+}

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The --events stream: one JSON object per line, written unbuffered. */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include "events.h"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int shim_event_format_thread_exit(char *buf, size_t len, pid_t tid, pid_t pid,
+				  double time)
+{
+	return snprintf(buf, len,
+			"{\"event\":\"thread-exit\",\"tid\":%d,\"pid\":%d,\"time\":%.6f}\n",
+			(int)tid, (int)pid, time);
+}
+
+int shim_event_thread_exit(int fd, pid_t tid, pid_t pid)
+{
+	char buf[256];
+	int n;
+
+	if (fd < 0)
+		return 0;
+	n = shim_event_format_thread_exit(buf, sizeof(buf), tid, pid, now());
+	return write_all(fd, buf, (size_t)n);
+}
+
+int shim_event_container_start(int fd, pid_t pid)
+{
+	char buf[256];
+	int n;
+
+	if (fd < 0)
+		return 0;
+	n = snprintf(buf, sizeof(buf),
+		     "{\"event\":\"container-start\",\"pid\":%d,\"time\":%.6f}\n",
+		     (int)pid, now());
+	return write_all(fd, buf, (size_t)n);
+}
+
+int shim_event_container_exit(int fd, pid_t pid, int status)
+{
+	char buf[256];
+	int n;
+
+	if (fd < 0)
+		return 0;
+	n = snprintf(buf, sizeof(buf),
+		     "{\"event\":\"container-exit\",\"pid\":%d,\"status\":%d,\"time\":%.6f}\n",
+		     (int)pid, status, now());
+	return write_all(fd, buf, (size_t)n);
+}
+
+int shim_event_note(int fd, const char *event, const char *detail)
+{
+	char buf[1024];
+	size_t off;
+	int n;
+
+	if (fd < 0)
+		return 0;
+	n = snprintf(buf, sizeof(buf), "{\"event\":\"%s\",\"detail\":\"", event);
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return -1;
+	off = (size_t)n;
+	for (const char *p = detail; *p && off + 8 < sizeof(buf); p++) {
+		if (*p == '"' || *p == '\\')
+			buf[off++] = '\\';
+		buf[off++] = (unsigned char)*p < 0x20 ? ' ' : *p;
+	}
+	n = snprintf(buf + off, sizeof(buf) - off, "\",\"time\":%.6f}\n", now());
+	if (n < 0 || (size_t)n >= sizeof(buf) - off)
+		return -1;
+	return write_all(fd, buf, off + (size_t)n);
+}

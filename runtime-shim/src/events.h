@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* JSON lines written to --events FILE. */
+#ifndef SHIM_EVENTS_H
+#define SHIM_EVENTS_H
+
+#include "shim.h"
+
+/* Each returns 0 or -1 with errno; fd < 0 is a no-op. */
+int shim_event_thread_exit(int fd, pid_t tid, pid_t pid);
+int shim_event_container_start(int fd, pid_t pid);
+int shim_event_container_exit(int fd, pid_t pid, int status);
+int shim_event_note(int fd, const char *event, const char *detail);
+/* Render a thread-exit line into buf (for tests); returns its length. */
+int shim_event_format_thread_exit(char *buf, size_t len, pid_t tid, pid_t pid,
+				  double time);
+
+#endif

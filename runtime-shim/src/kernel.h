@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Raw system calls and UAPI constants the shim needs.  Everything is
+ * defined here when libc or the UAPI headers lack it, so the shim builds
+ * both against the project's patched headers and plain system headers.
+ * The values are the kernel ABI and must not change.
+ */
+#ifndef SHIM_KERNEL_H
+#define SHIM_KERNEL_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+/* syscall numbers (x86-64 and the generic table agree on these) */
+#ifndef __NR_pidfd_send_signal
+#define __NR_pidfd_send_signal 424
+#endif
+#ifndef __NR_move_mount
+#define __NR_move_mount 429
+#endif
+#ifndef __NR_fsopen
+#define __NR_fsopen 430
+#endif
+#ifndef __NR_fsconfig
+#define __NR_fsconfig 431
+#endif
+#ifndef __NR_fsmount
+#define __NR_fsmount 432
+#endif
+#ifndef __NR_pidfd_open
+#define __NR_pidfd_open 434
+#endif
+#ifndef __NR_clone3
+#define __NR_clone3 435
+#endif
+#ifndef __NR_open_tree
+#define __NR_open_tree 428
+#endif
+#ifndef __NR_mount_setattr
+#define __NR_mount_setattr 442
+#endif
+#ifndef __NR_pivot_root
+#define __NR_pivot_root 155
+#endif
+#ifndef __NR_bpf
+#define __NR_bpf 321
+#endif
+
+/* clone flags */
+#ifndef CLONE_PIDFD
+#define CLONE_PIDFD 0x00001000
+#endif
+#ifndef CLONE_NEWCGROUP
+#define CLONE_NEWCGROUP 0x02000000
+#endif
+
+/* fsopen/fsconfig/fsmount/move_mount */
+#define SHIM_FSOPEN_CLOEXEC 0x00000001
+#define SHIM_FSCONFIG_SET_FLAG 0
+#define SHIM_FSCONFIG_SET_STRING 1
+#define SHIM_FSCONFIG_CMD_CREATE 6
+#define SHIM_FSMOUNT_CLOEXEC 0x00000001
+#define SHIM_MOVE_MOUNT_F_EMPTY_PATH 0x00000004
+#define SHIM_OPEN_TREE_CLONE 1
+#define SHIM_OPEN_TREE_CLOEXEC 02000000
+#define SHIM_MOUNT_ATTR_RDONLY 0x00000001
+
+struct shim_mount_attr {
+	uint64_t attr_set;
+	uint64_t attr_clr;
+	uint64_t propagation;
+	uint64_t userns_fd;
+};
+
+/* pidfd */
+#define SHIM_PIDFD_THREAD 00000200	/* O_EXCL */
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
+
+/* bpf */
+#define SHIM_BPF_TOKEN_CREATE 36
+
+/* clone3 argument, version 0 layout (64 bytes) */
+struct shim_clone_args {
+	uint64_t flags;
+	uint64_t pidfd;
+	uint64_t child_tid;
+	uint64_t parent_tid;
+	uint64_t exit_signal;
+	uint64_t stack;
+	uint64_t stack_size;
+	uint64_t tls;
+};
+
+static inline int sys_fsopen(const char *fsname, unsigned int flags)
+{
+	return (int)syscall(__NR_fsopen, fsname, flags);
+}
+
+static inline int sys_fsconfig(int fd, unsigned int cmd, const char *key,
+			       const void *value, int aux)
+{
+	return (int)syscall(__NR_fsconfig, fd, cmd, key, value, aux);
+}
+
+static inline int sys_fsmount(int fd, unsigned int flags, unsigned int attrs)
+{
+	return (int)syscall(__NR_fsmount, fd, flags, attrs);
+}
+
+static inline int sys_move_mount(int from_dfd, const char *from_path,
+				 int to_dfd, const char *to_path,
+				 unsigned int flags)
+{
+	return (int)syscall(__NR_move_mount, from_dfd, from_path, to_dfd,
+			    to_path, flags);
+}
+
+static inline int sys_open_tree(int dfd, const char *path, unsigned int flags)
+{
+	return (int)syscall(__NR_open_tree, dfd, path, flags);
+}
+
+static inline int sys_mount_setattr(int dfd, const char *path,
+				    unsigned int flags,
+				    struct shim_mount_attr *attr)
+{
+	return (int)syscall(__NR_mount_setattr, dfd, path, flags, attr,
+			    sizeof(*attr));
+}
+
+static inline int sys_pivot_root(const char *new_root, const char *put_old)
+{
+	return (int)syscall(__NR_pivot_root, new_root, put_old);
+}
+
+static inline int sys_pidfd_open(pid_t pid, unsigned int flags)
+{
+	return (int)syscall(__NR_pidfd_open, pid, flags);
+}
+
+static inline int sys_pidfd_send_signal(int pidfd, int sig, siginfo_t *info,
+					unsigned int flags)
+{
+	return (int)syscall(__NR_pidfd_send_signal, pidfd, sig, info, flags);
+}
+
+static inline long sys_clone3(struct shim_clone_args *args)
+{
+	return syscall(__NR_clone3, args, sizeof(*args));
+}
+
+static inline int sys_bpf(int cmd, void *attr, unsigned int size)
+{
+	return (int)syscall(__NR_bpf, cmd, attr, size);
+}
+
+#endif

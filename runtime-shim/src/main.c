@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * shim run: prepare everything that can fail before the container exists,
+ * start the container's init in new namespaces with clone3(CLONE_PIDFD),
+ * drive its setup (id maps, BPF FS delegation), then supervise it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "bpffs.h"
+#include "cli.h"
+#include "container.h"
+#include "events.h"
+#include "kernel.h"
+#include "profile.h"
+#include "supervise.h"
+#include "sync.h"
+#include "threads.h"
+
+struct shim_run {
+	const struct shim_config *cfg;
+	char rootfs[PATH_MAX];
+	struct shim_deleg_names names;
+	struct shim_delegation delegation;
+	scmp_filter_ctx seccomp;
+	sigset_t forward;
+	int sigfd;
+	int events_fd;
+	int sock[2];
+	int pidfd;
+	pid_t pid;
+	bool watch_threads;
+};
+
+static void run_release(struct shim_run *r)
+{
+	shim_deleg_names_free(&r->names);
+	if (r->seccomp)
+		seccomp_release(r->seccomp);
+	r->seccomp = NULL;
+	shim_closep(&r->sigfd);
+	shim_closep(&r->events_fd);
+	shim_closep(&r->sock[0]);
+	shim_closep(&r->sock[1]);
+	shim_closep(&r->pidfd);
+}
+
+static void verbose(const struct shim_run *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void verbose(const struct shim_run *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!r->cfg->verbose)
+		return;
+	fputs("shim: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* Everything that can be checked before a process is created. */
+static int prepare(struct shim_run *r, struct shim_err *err)
+{
+	const struct shim_config *cfg = r->cfg;
+	struct stat st;
+
+	if (!realpath(cfg->rootfs, r->rootfs))
+		return shim_fail(err, errno, "--rootfs %s", cfg->rootfs);
+	if (stat(r->rootfs, &st) < 0 || !S_ISDIR(st.st_mode))
+		return shim_fail(err, ENOTDIR, "--rootfs %s", cfg->rootfs);
+
+	if (shim_config_delegates(cfg)) {
+		char reason[256];
+
+		if (!shim_bpf_token_probe(reason, sizeof(reason))) {
+			verbose(r, "BPF token probe: %s", reason);
+			/* The one message scripts may match on. */
+			return shim_fail(err, 0, "%s", SHIM_NO_BPF_TOKEN_MSG);
+		}
+		verbose(r, "BPF token probe: %s", reason);
+		shim_deleg_names_load("/sys/kernel/btf/vmlinux", &r->names);
+		if (r->names.builtin)
+			fprintf(stderr, "shim: note: checking delegation names against %s\n",
+				r->names.source);
+		if (shim_delegation_resolve(cfg, &r->names, &r->delegation, err))
+			return -1;
+		for (int k = 0; k < SHIM_DELEG_NR; k++) {
+			char shown[2048];
+
+			if (!r->delegation.set[k])
+				continue;
+			shim_delegate_format(&r->names, k, r->delegation.mask[k], shown, sizeof(shown));
+			verbose(r, "%s=%s (mask 0x%llx: %s)", shim_deleg_option(k),
+				r->delegation.value[k],
+				(unsigned long long)r->delegation.mask[k], shown);
+		}
+	}
+
+	if (shim_seccomp_build(cfg, &r->seccomp, err))
+		return -1;
+	verbose(r, "seccomp: %s", cfg->seccomp == SHIM_SECCOMP_NONE ? "none" :
+		cfg->seccomp == SHIM_SECCOMP_FILE ? cfg->seccomp_file :
+		shim_config_delegates(cfg) ? "default (bpf allowed)" : "default");
+
+	if (cfg->events_file) {
+		r->events_fd = open(cfg->events_file,
+				    O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_APPEND, 0644);
+		if (r->events_fd < 0)
+			return shim_fail(err, errno, "--events %s", cfg->events_file);
+	}
+	if (cfg->watch_threads) {
+		char reason[256];
+
+		r->watch_threads = shim_pidfd_thread_probe(reason, sizeof(reason));
+		if (!r->watch_threads) {
+			fprintf(stderr,
+				"shim: --watch-threads: this kernel has no PIDFD_THREAD (%s); "
+				"supervising the container as a whole, thread exits are not reported\n",
+				reason);
+			shim_event_note(r->events_fd, "thread-watch-unsupported", reason);
+		}
+	}
+
+	shim_forward_signals(&r->forward);
+	if (sigprocmask(SIG_BLOCK, &r->forward, NULL) < 0)
+		return shim_fail(err, errno, "sigprocmask");
+	r->sigfd = signalfd(-1, &r->forward, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (r->sigfd < 0)
+		return shim_fail(err, errno, "signalfd");
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, r->sock) < 0)
+		return shim_fail(err, errno, "socketpair");
+	return 0;
+}
+
+static pid_t spawn(uint64_t flags, int *pidfd, struct shim_err *err)
+{
+	struct shim_clone_args args;
+	int fd = -1;
+	long pid;
+
+	memset(&args, 0, sizeof(args));
+	args.flags = flags | CLONE_PIDFD;
+	args.pidfd = (uint64_t)(uintptr_t)&fd;
+	args.exit_signal = SIGCHLD;
+	pid = sys_clone3(&args);
+	if (pid < 0 && errno == ENOSYS)
+		/* clone3 missing (old kernel, valgrind): clone has CLONE_PIDFD too. */
+		pid = syscall(SYS_clone, (unsigned long)(flags | CLONE_PIDFD | SIGCHLD),
+			      NULL, &fd, NULL, NULL);
+	if (pid < 0)
+		return shim_fail(err, errno, "clone3 (new user, mount, PID, UTS, IPC, cgroup%s namespaces)",
+				 flags & CLONE_NEWNET ? ", network" : "");
+	if (pid > 0)
+		*pidfd = fd;
+	return (pid_t)pid;
+}
+
+static int write_file(const char *path, const char *data, struct shim_err *err)
+{
+	cleanup_fd int fd = open(path, O_WRONLY | O_CLOEXEC);
+	size_t len = strlen(data);
+
+	if (fd < 0)
+		return shim_fail(err, errno, "open %s", path);
+	if (write(fd, data, len) != (ssize_t)len)
+		return shim_fail(err, errno, "write %s \"%.*s\"", path,
+				 (int)strcspn(data, "\n"), data);
+	return 0;
+}
+
+static int write_idmaps(const struct shim_run *r, struct shim_err *err)
+{
+	char path[64], buf[SHIM_MAX_IDMAPS * 40];
+
+	snprintf(path, sizeof(path), "/proc/%d/setgroups", (int)r->pid);
+	if (write_file(path, "deny", err))
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/uid_map", (int)r->pid);
+	if (shim_format_idmaps(&r->cfg->uid_map, buf, sizeof(buf)) < 0 ||
+	    write_file(path, buf, err))
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/gid_map", (int)r->pid);
+	if (shim_format_idmaps(&r->cfg->gid_map, buf, sizeof(buf)) < 0 ||
+	    write_file(path, buf, err))
+		return -1;
+	return 0;
+}
+
+/* Kill the half-made container and wait until it is gone. */
+static void abort_container(struct shim_run *r)
+{
+	siginfo_t info;
+
+	shim_signal_init(r->pidfd, r->pid, SIGKILL);
+	while (waitid((idtype_t)P_PIDFD, (id_t)r->pidfd, &info, WEXITED) < 0 &&
+	       errno == EINTR)
+		;
+}
+
+/*
+ * Serve the init's setup requests until it reports the command started.
+ * Returns 0 when started, else the exit status to use (err set or the
+ * message already printed).
+ */
+static int drive_setup(struct shim_run *r, struct shim_err *err)
+{
+	int sock = r->sock[0];
+
+	for (;;) {
+		struct pollfd pfd[2] = {
+			{ .fd = sock, .events = POLLIN },
+			{ .fd = r->sigfd, .events = POLLIN },
+		};
+		cleanup_fd int fd = -1;
+		struct shim_msg msg;
+		int n;
+
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			shim_fail(err, errno, "poll");
+			return SHIM_EXIT_ERROR;
+		}
+		if (pfd[1].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			if (read(r->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+				shim_fail(err, 0, "%s during container setup; container removed",
+					  strsignal((int)si.ssi_signo));
+				return SHIM_EXIT_ERROR;
+			}
+		}
+		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		n = shim_msg_recv(sock, &msg, &fd, err);
+		if (n < 0)
+			return SHIM_EXIT_ERROR;
+		if (n == 0) {
+			shim_fail(err, 0, "the container's init exited during setup");
+			return SHIM_EXIT_ERROR;
+		}
+		switch (msg.type) {
+		case SHIM_MSG_STARTED:
+			return 0;
+		case SHIM_MSG_ERROR:
+			shim_fail(err, 0, "%s", msg.text);
+			return msg.errnum ? msg.errnum : SHIM_EXIT_ERROR;
+		case SHIM_MSG_BPF_FD: {
+			int failed;
+
+			if (fd < 0) {
+				shim_fail(err, EPROTO, "BPF FS context missing");
+				return SHIM_EXIT_ERROR;
+			}
+			failed = shim_bpffs_configure(fd, &r->delegation, err);
+			if (!failed)
+				verbose(r, "BPF FS created for the container's user namespace; it mounts it at %s",
+					r->cfg->bpf_mount);
+			if (failed) {
+				struct shim_err ignore;
+
+				/* The init gives up quietly; err says why. */
+				shim_msg_send(sock, SHIM_MSG_BPF_ACK, 1, NULL, -1, &ignore);
+				return SHIM_EXIT_ERROR;
+			}
+			if (shim_msg_send(sock, SHIM_MSG_BPF_ACK, 0, NULL, -1, err))
+				return SHIM_EXIT_ERROR;
+			break;
+		}
+		default:
+			shim_fail(err, EPROTO, "unexpected setup message %u", msg.type);
+			return SHIM_EXIT_ERROR;
+		}
+	}
+}
+
+static int run(const struct shim_config *cfg)
+{
+	struct shim_run r = {
+		.cfg = cfg, .sigfd = -1, .events_fd = -1, .sock = { -1, -1 },
+		.pidfd = -1,
+	};
+	struct shim_supervisor sup;
+	struct shim_err err = { 0 };
+	uint64_t flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWUTS |
+			 CLONE_NEWIPC | CLONE_NEWCGROUP;
+	int status = SHIM_EXIT_ERROR;
+
+	if (prepare(&r, &err))
+		goto fail;
+	if (cfg->net == SHIM_NET_NONE)
+		flags |= CLONE_NEWNET;
+
+	fflush(NULL);
+	r.pid = spawn(flags, &r.pidfd, &err);
+	if (r.pid < 0)
+		goto fail;
+	if (r.pid == 0) {
+		struct shim_container c = {
+			.cfg = cfg, .rootfs = r.rootfs, .sock = r.sock[1],
+			.seccomp = r.seccomp, .forward = r.forward,
+		};
+
+		close(r.sock[0]);
+		close(r.sigfd);
+		shim_container_init(&c);
+	}
+	shim_closep(&r.sock[1]);
+	verbose(&r, "container init is pid %d (pidfd %d)", (int)r.pid, r.pidfd);
+
+	if (write_idmaps(&r, &err) ||
+	    shim_msg_send(r.sock[0], SHIM_MSG_GO, 0, NULL, -1, &err)) {
+		abort_container(&r);
+		goto fail;
+	}
+	status = drive_setup(&r, &err);
+	if (status) {
+		abort_container(&r);
+		goto fail;
+	}
+	shim_closep(&r.sock[0]);
+	verbose(&r, "%s started", cfg->argv[0]);
+	shim_event_container_start(r.events_fd, r.pid);
+
+	sup = (struct shim_supervisor){
+		.pid = r.pid, .pidfd = r.pidfd, .sigfd = r.sigfd,
+		.events_fd = r.events_fd, .watch_threads = r.watch_threads,
+		.verbose = cfg->verbose,
+	};
+	if (shim_supervise(&sup, &status, &err)) {
+		abort_container(&r);
+		status = SHIM_EXIT_ERROR;
+		goto fail;
+	}
+	verbose(&r, "container exited with status %d", status);
+	run_release(&r);
+	return status;
+
+fail:
+	if (err.msg[0])
+		shim_err_print(&err);
+	run_release(&r);
+	return status ? status : SHIM_EXIT_ERROR;
+}
+
+int main(int argc, char *argv[])
+{
+	struct shim_config cfg;
+	struct shim_err err = { 0 };
+
+	if (shim_parse_args(argc, argv, &cfg, &err)) {
+		shim_err_print(&err);
+		return SHIM_EXIT_ERROR;
+	}
+	if (cfg.help) {
+		shim_usage(stdout);
+		return 0;
+	}
+	if (cfg.version) {
+		printf("shim %s\n", SHIM_VERSION);
+		return 0;
+	}
+	return run(&cfg);
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SHIM_PROFILE_H
+#define SHIM_PROFILE_H
+
+#include <seccomp.h>
+
+#include "shim.h"
+
+/*
+ * Build the filter for the command from the configuration: NULL for
+ * --seccomp=none.  The filter is built before the container starts so a
+ * bad profile fails early; the command loads it right before execve.
+ */
+int shim_seccomp_build(const struct shim_config *cfg, scmp_filter_ctx *out,
+		       struct shim_err *err);
+/* The default profile; allow_bpf when BPF is delegated. */
+int shim_seccomp_default(bool allow_bpf, scmp_filter_ctx *out,
+			 struct shim_err *err);
+/* A profile from FILE's text (see shim --help); name is for messages. */
+int shim_seccomp_from_text(const char *text, const char *name,
+			   scmp_filter_ctx *out, struct shim_err *err);
+/* Parse an action word: allow, kill, trap, log, errno, errno:N, errno:ENAME. */
+int shim_seccomp_parse_action(const char *word, uint32_t *action);
+
+static inline void shim_seccomp_releasep(scmp_filter_ctx *ctx)
+{
+	if (*ctx)
+		seccomp_release(*ctx);
+	*ctx = NULL;
+}
+#define cleanup_seccomp __attribute__((cleanup(shim_seccomp_releasep)))
+
+#endif

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The supervisor: one epoll loop over the init's pidfd, a signalfd and,
+ * with --watch-threads, a PIDFD_THREAD pidfd per container thread.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+
+#include "events.h"
+#include "kernel.h"
+#include "supervise.h"
+#include "threads.h"
+
+/* How often /proc is scanned for new threads with --watch-threads. */
+#define SHIM_THREAD_SCAN_MS 10
+
+void shim_forward_signals(sigset_t *set)
+{
+	static const int sigs[] = {
+		SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH,
+	};
+
+	sigemptyset(set);
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaddset(set, sigs[i]);
+}
+
+int shim_signal_init(int pidfd, pid_t pid, int sig)
+{
+	if (sys_pidfd_send_signal(pidfd, sig, NULL, 0) == 0)
+		return 0;
+	if (errno != ENOSYS)
+		return -1;
+	/* Not reaped yet (we hold the only wait), so pid is still ours. */
+	return kill(pid, sig);
+}
+
+int shim_wait_status(const siginfo_t *info)
+{
+	switch (info->si_code) {
+	case CLD_EXITED:
+		return info->si_status;
+	case CLD_KILLED:
+	case CLD_DUMPED:
+		return 128 + info->si_status;
+	default:
+		return SHIM_EXIT_ERROR;
+	}
+}
+
+static int add_fd(int epfd, int fd, uint64_t tag, struct shim_err *err)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = tag << 32 };
+
+	if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
+		return shim_fail(err, errno, "epoll_ctl add");
+	return 0;
+}
+
+static void forward(const struct shim_supervisor *s)
+{
+	struct signalfd_siginfo si;
+
+	while (read(s->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (s->verbose)
+			fprintf(stderr, "shim: forwarding %s to the container\n",
+				strsignal((int)si.ssi_signo));
+		if (shim_signal_init(s->pidfd, s->pid, (int)si.ssi_signo) < 0 &&
+		    errno != ESRCH)
+			fprintf(stderr, "shim: pidfd_send_signal %d: %s\n",
+				(int)si.ssi_signo, strerror(errno));
+	}
+}
+
+/* Handle what epoll reported; returns true once init has exited. */
+static bool dispatch(const struct shim_supervisor *s, struct shim_threads *t,
+		     struct epoll_event *evs, int n)
+{
+	bool done = false;
+
+	for (int i = 0; i < n; i++) {
+		uint64_t tag = evs[i].data.u64 >> 32;
+
+		if (tag == SHIM_EPOLL_TAG_INIT)
+			done = true;
+		else if (tag == SHIM_EPOLL_TAG_SIGNAL)
+			forward(s);
+		else if (tag == SHIM_EPOLL_TAG_THREAD && t)
+			shim_threads_exited(t, (pid_t)(evs[i].data.u64 & 0xffffffffu));
+	}
+	return done;
+}
+
+int shim_supervise(const struct shim_supervisor *s, int *status,
+		   struct shim_err *err)
+{
+	struct shim_threads threads;
+	struct epoll_event evs[32];
+	bool have_threads = false, scan_failed = false, done = false;
+	cleanup_fd int epfd = -1;
+	siginfo_t info;
+	int n, r = 0;
+
+	epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (epfd < 0)
+		return shim_fail(err, errno, "epoll_create1");
+	if (add_fd(epfd, s->pidfd, SHIM_EPOLL_TAG_INIT, err) ||
+	    add_fd(epfd, s->sigfd, SHIM_EPOLL_TAG_SIGNAL, err))
+		return -1;
+	if (s->watch_threads) {
+		if (shim_threads_init(&threads, epfd, s->events_fd, s->pid, err))
+			return -1;
+		have_threads = true;
+	}
+
+	while (!done) {
+		int timeout = -1;
+
+		if (have_threads && !scan_failed) {
+			struct shim_err serr;
+
+			if (shim_threads_scan(&threads, &serr)) {
+				fprintf(stderr, "shim: --watch-threads: %s; not watching new threads\n",
+					serr.msg);
+				scan_failed = true;
+			} else {
+				timeout = SHIM_THREAD_SCAN_MS;
+			}
+		}
+		n = epoll_wait(epfd, evs, (int)ARRAY_SIZE(evs), timeout);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			r = shim_fail(err, errno, "epoll_wait");
+			break;
+		}
+		done = dispatch(s, have_threads ? &threads : NULL, evs, n);
+	}
+	/* The PID namespace is empty now: collect the last thread exits. */
+	while (r == 0 && have_threads &&
+	       (n = epoll_wait(epfd, evs, (int)ARRAY_SIZE(evs), 0)) > 0)
+		dispatch(s, &threads, evs, n);
+	if (have_threads)
+		shim_threads_free(&threads);
+	if (r)
+		return r;
+
+	memset(&info, 0, sizeof(info));
+	while (waitid((idtype_t)P_PIDFD, (id_t)s->pidfd, &info, WEXITED) < 0) {
+		if (errno != EINTR)
+			return shim_fail(err, errno, "waitid P_PIDFD");
+	}
+	*status = shim_wait_status(&info);
+	shim_event_container_exit(s->events_fd, s->pid, *status);
+	return 0;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SHIM_SUPERVISE_H
+#define SHIM_SUPERVISE_H
+
+#include <signal.h>
+
+#include "shim.h"
+
+/* epoll data tags (high 32 bits). */
+#define SHIM_EPOLL_TAG_INIT 1ULL
+#define SHIM_EPOLL_TAG_SIGNAL 2ULL
+
+struct shim_supervisor {
+	pid_t pid;		/* the container's init, in our PID namespace */
+	int pidfd;
+	int sigfd;
+	int events_fd;		/* -1: no --events */
+	bool watch_threads;
+	bool verbose;
+};
+
+/* The signals the shim forwards. */
+void shim_forward_signals(sigset_t *set);
+
+/*
+ * Run until the container's init exits: forward signals, report thread
+ * exits, reap with waitid(P_PIDFD).  *status gets the exit code to use.
+ */
+int shim_supervise(const struct shim_supervisor *s, int *status,
+		   struct shim_err *err);
+
+/* Send sig through the pidfd (kill(2) if the call is missing, e.g. under valgrind). */
+int shim_signal_init(int pidfd, pid_t pid, int sig);
+
+/* Exit code for a waitid() result: code, or 128+signal. */
+int shim_wait_status(const siginfo_t *info);
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Messages between the shim and the container's init over a socketpair. */
+#ifndef SHIM_SYNC_H
+#define SHIM_SYNC_H
+
+#include "shim.h"
+
+enum shim_msg_type {
+	SHIM_MSG_GO = 1,	/* shim -> init: id maps written, go on */
+	SHIM_MSG_BPF_FD,	/* init -> shim: fsopen("bpf") fd attached */
+	SHIM_MSG_BPF_ACK,	/* shim -> init: configured (errnum 0) or not */
+	SHIM_MSG_ERROR,		/* init -> shim: setup failed; text says why,
+				 * errnum is the exit status to use */
+	SHIM_MSG_STARTED,	/* init -> shim: the command was executed */
+};
+
+struct shim_msg {
+	uint32_t type;
+	int32_t errnum;
+	char text[3584];
+};
+
+/* Send a message, with fd attached by SCM_RIGHTS when fd >= 0. */
+int shim_msg_send(int sock, uint32_t type, int errnum, const char *text,
+		  int fd, struct shim_err *err);
+/* Receive a message; *fd gets an attached fd or -1.  Returns 1 on a
+ * message, 0 on EOF, -1 on error. */
+int shim_msg_recv(int sock, struct shim_msg *msg, int *fd,
+		  struct shim_err *err);
+
+#endif

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* --events JSON lines. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+#include "events.h"
+
+static void test_thread_exit_format(void **state)
+{
+	char buf[256];
+
+	(void)state;
+	shim_event_format_thread_exit(buf, sizeof(buf), 1234, 1200, 1700000000.5);
+	assert_string_equal(buf, "{\"event\":\"thread-exit\",\"tid\":1234,\"pid\":1200,\"time\":1700000000.500000}\n");
+}
+
+static void test_stream(void **state)
+{
+	char path[] = "/tmp/shim-events-XXXXXX", buf[1024];
+	int fd = mkstemp(path);
+	ssize_t n;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(shim_event_container_start(fd, 10), 0);
+	assert_int_equal(shim_event_thread_exit(fd, 11, 10), 0);
+	assert_int_equal(shim_event_note(fd, "x", "say \"hi\"\n"), 0);
+	assert_int_equal(shim_event_container_exit(fd, 10, 137), 0);
+	assert_int_equal(shim_event_thread_exit(-1, 1, 1), 0);
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	assert_true(n > 0);
+	buf[n] = '\0';
+	assert_contains(buf, "{\"event\":\"container-start\",\"pid\":10,\"time\":");
+	assert_contains(buf, "{\"event\":\"thread-exit\",\"tid\":11,\"pid\":10,\"time\":");
+	assert_contains(buf, "\"detail\":\"say \\\"hi\\\" \"");
+	assert_contains(buf, "{\"event\":\"container-exit\",\"pid\":10,\"status\":137,\"time\":");
+	close(fd);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_thread_exit_format),
+		cmocka_unit_test(test_stream),
+	};
+
+	return cmocka_run_group_tests_name("events", tests, NULL, NULL);
+}

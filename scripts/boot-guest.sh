@@ -18,11 +18,27 @@ limit=${GUEST_TIMEOUT:-1800}
 [ -f "$image" ] || die "$image missing"
 [ -f "$initrd" ] || die "$initrd missing: run 'make rootfs'"
 
-# KVM only when it really works: /dev/kvm may exist and still fail.
-accel=tcg
-if [ -w /dev/kvm ] && { timeout 5 qemu-system-x86_64 -M none -accel kvm -display none -nodefaults -S >/dev/null 2>&1 || [ $? -eq 124 ]; }; then
-	accel=kvm
+# KVM only when it really runs guest code: /dev/kvm may open and the
+# guest still never execute. The probe is a boot sector that writes to
+# isa-debug-exit, which ends QEMU with status (0x31 << 1) | 1 = 99.
+kvm_works() {
+	[ -w /dev/kvm ] || [ "${1:-kvm}" != kvm ] || return 1
+	local sector rc=0
+	sector=$(mktemp)
+	{ printf '\xb0\x31\xe6\xf4\xf4\xeb\xfe'; head -c 503 /dev/zero; printf '\x55\xaa'; } > "$sector"
+	timeout 15 qemu-system-x86_64 -accel "${1:-kvm}" -M pc -nodefaults -display none -no-reboot \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		-drive "file=$sector,format=raw,if=floppy" >/dev/null 2>&1 || rc=$?
+	rm -f "$sector"
+	[ $rc -eq 99 ]
+}
+# The answer holds until the host reboots.
+probe=$build_dir/.accel-$(cat /proc/sys/kernel/random/boot_id)
+if [ ! -f "$probe" ]; then
+	rm -f "$build_dir"/.accel-*
+	if kvm_works; then echo kvm; else echo tcg; fi > "$probe"
 fi
+accel=$(cat "$probe")
 
 rm -rf "$results"; mkdir -p "$results"
 : > "$results/tap.raw"

@@ -16,7 +16,7 @@ else
 MATRIX_KERNELS := $(KERNELS)
 endif
 
-.PHONY: help deps kernel kernel-debug prebuilt userspace rootfs unit-tests check demo clean
+.PHONY: help deps kernel kernel-debug prebuilt userspace rootfs unit-tests check demo series-check clean
 
 help:
 	@echo "make demo        boot the patched guest and show delegated BPF in a container"
@@ -25,6 +25,7 @@ help:
 	@echo "  SCENARIOS=...  groups or group/name to run (default: all)"
 	@echo "  KERNEL_DEBUG=1 use the KASAN/lockdep/kmemleak build of the patched kernel"
 	@echo "steps: deps kernel kernel-debug prebuilt userspace rootfs unit-tests"
+	@echo "make series-check  checkpatch every patch; BISECT=1 also builds after each"
 	@echo "make clean       remove build/ (keeps the ccache)"
 
 deps:
@@ -59,6 +60,9 @@ check: unit-tests kernel $(if $(KERNEL_DEBUG),kernel-debug) prebuilt rootfs
 
 demo: kernel prebuilt rootfs
 	@scripts/demo.sh
+
+series-check: kernel
+	@scripts/series-check.sh $(if $(BISECT),--build)
 
 clean:
 	rm -rf $(BUILD)

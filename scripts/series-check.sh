@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Review checks for kernel-series: every patch is clean under checkpatch
+# (--strict --no-signoff) and, with --build, the kernel builds after each
+# patch in turn (bisectability), in a worktree of its own.
+# Usage: series-check.sh [--build]
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+tree=$build_dir/linux
+series_dir=$repo_root/kernel-series
+[ -d "$tree/.git" ] || die "no kernel tree: run 'make kernel'"
+mapfile -t patches < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$series_dir/series" | grep -v '^$' || true)
+
+bad=0
+for p in "${patches[@]}"; do
+	out=$(perl "$tree/scripts/checkpatch.pl" --strict --no-signoff --terse --no-tree "$series_dir/$p" 2>&1 || true)
+	if grep -qE '(ERROR|WARNING|CHECK):' <<<"$out"; then
+		echo "checkpatch: $p"; grep -E '(ERROR|WARNING|CHECK):' <<<"$out" | sed 's/^/  /'
+		bad=1
+	fi
+done
+[ $bad -eq 0 ] && say "checkpatch: ${#patches[@]} patches clean"
+[ "${1:-}" = --build ] || exit $bad
+
+work=$build_dir/series-check
+export CCACHE_NOHASHDIR=1 CCACHE_BASEDIR=$work
+if [ ! -d "$work" ]; then
+	git -C "$tree" worktree add -q --detach "$work" pristine
+fi
+git -C "$work" checkout -q -f --detach pristine
+"$repo_root/scripts/kernel-config.sh" "$work/out-bisect"
+for p in "${patches[@]}"; do
+	git -C "$work" am -q "$series_dir/$p" || die "$p does not apply"
+	run_logged "bisect-${p%%-*}" make -C "$work" O="$work/out-bisect" -j"$(nproc)" \
+		CC="ccache gcc" HOSTCC="ccache gcc" vmlinux
+done
+exit $bad

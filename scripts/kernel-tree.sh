@@ -30,20 +30,33 @@ series_patches() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$series_dir/series" | grep -v '^$' || true
 }
 
+# Build the series' commits in a private index, without touching the work
+# tree, then check the result out: git rewrites only the files that differ
+# from what is checked out now, so make rebuilds only those.
 apply_series() {
-	local patch
-	git -C "$tree" am --abort >/dev/null 2>&1 || true
-	git -C "$tree" checkout -q -f -B series pristine
+	local patch parent info msg tree_id
+	export GIT_INDEX_FILE=$tree/.git/series-index
+	git -C "$tree" read-tree pristine
+	parent=$(git -C "$tree" rev-parse pristine)
+	info=$(mktemp -d)
 	while read -r patch; do
 		[ -f "$series_dir/$patch" ] || die "series names $patch, which does not exist"
-		if ! git -C "$tree" am -q --keep-cr "$series_dir/$patch" >/dev/null 2>&1; then
-			git -C "$tree" am --abort >/dev/null 2>&1 || true
+		if ! git -C "$tree" apply --cached "$series_dir/$patch" 2>"$info/err"; then
 			echo "patch $patch does not apply:" >&2
-			git -C "$tree" apply --check -v "$series_dir/$patch" 2>&1 | sed -n '/error:/,$p' | head -n 40 >&2
-			rm -f "$tree/.series-applied"
+			cat "$info/err" >&2
+			git -C "$tree" apply --cached --check -v "$series_dir/$patch" 2>&1 |
+				sed -n '/while searching for/,$p' | head -n 40 >&2
+			rm -rf "$info"
 			die "applying kernel-series/$patch failed"
 		fi
+		tree_id=$(git -C "$tree" write-tree)
+		git mailinfo "$info/msg" /dev/null < "$series_dir/$patch" > "$info/head"
+		msg=$(sed -n 's/^Subject: //p' "$info/head"; echo; cat "$info/msg")
+		parent=$(git -C "$tree" commit-tree "$tree_id" -p "$parent" -m "$msg")
 	done < <(series_patches)
+	rm -rf "$info"
+	unset GIT_INDEX_FILE
+	git -C "$tree" checkout -q -f -B series "$parent"
 }
 
 main() {
@@ -56,6 +69,7 @@ main() {
 		return
 	fi
 	say "kernel tree: applying $(series_patches | wc -l) patches"
+	rm -f "$tree/.series-applied"
 	apply_series
 	echo "$want" > "$tree/.series-applied"
 }

@@ -16,7 +16,15 @@ run_logged() {
 	local _step=$1; shift
 	local _log=$log_dir/$_step.log _start=$SECONDS _rc=0
 	say "$_step: started (log: ${_log#"$repo_root"/})"
+	# A heartbeat with the log's last line, so long steps show progress.
+	(
+		while sleep "${HEARTBEAT:-60}"; do
+			say "$_step: $((SECONDS - _start))s, at: $(tail -n 1 "$_log" 2>/dev/null | cut -c1-100)"
+		done
+	) &
+	local _beat=$!
 	"$@" >"$_log" 2>&1 || _rc=$?
+	kill "$_beat" 2>/dev/null; wait "$_beat" 2>/dev/null || true
 	if [ "$_rc" -ne 0 ]; then
 		printf -- '--- last 40 lines of %s ---\n' "$_log" >&2
 		tail -n 40 "$_log" >&2

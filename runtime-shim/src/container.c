@@ -3,6 +3,7 @@
  * The container side: the init process (PID 1 in the new namespaces) and
  * the command it starts.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -129,6 +130,23 @@ struct exec_failure {
 	int errnum;
 };
 
+/* close_range() fallback: mark every fd >= from close-on-exec. */
+static void shim_cloexec_fds_from(int from)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		int fd = atoi(de->d_name);
+
+		if (fd >= from && fd != dirfd(d))
+			fcntl(fd, F_SETFD, FD_CLOEXEC);
+	}
+	closedir(d);
+}
+
 __attribute__((noreturn))
 static void run_command(const struct shim_container *c, int report_fd)
 {
@@ -140,6 +158,9 @@ static void run_command(const struct shim_container *c, int report_fd)
 
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	/* Only stdin, stdout and stderr go into the container. */
+	if (sys_close_range(3, ~0U, SHIM_CLOSE_RANGE_CLOEXEC) < 0)
+		shim_cloexec_fds_from(3);
 	if (chdir(c->cfg->cwd) < 0) {
 		f.step = 0;
 		goto fail;
@@ -209,6 +230,8 @@ void shim_container_init(const struct shim_container *c)
 
 	if (become_root(c->cfg, &err))
 		fail_setup(c, &err, SHIM_EXIT_ERROR);
+	/* Changing credentials cleared it: set it again. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	if (sethostname(c->cfg->hostname, strlen(c->cfg->hostname)) < 0) {
 		shim_fail(&err, errno, "sethostname %s", c->cfg->hostname);
 		fail_setup(c, &err, SHIM_EXIT_ERROR);

@@ -45,6 +45,9 @@
 #ifndef __NR_pivot_root
 #define __NR_pivot_root 155
 #endif
+#ifndef __NR_close_range
+#define __NR_close_range 436
+#endif
 #ifndef __NR_bpf
 #define __NR_bpf 321
 #endif
@@ -80,6 +83,14 @@ struct shim_mount_attr {
 #ifndef P_PIDFD
 #define P_PIDFD 3
 #endif
+
+#define SHIM_CLOSE_RANGE_CLOEXEC (1U << 2)
+
+static inline int sys_close_range(unsigned int first, unsigned int last,
+				  unsigned int flags)
+{
+	return (int)syscall(__NR_close_range, first, last, flags);
+}
 
 /* bpf */
 #define SHIM_BPF_TOKEN_CREATE 36

@@ -84,7 +84,7 @@ static int mount_sys(const char *target, enum shim_net net,
 	if (net == SHIM_NET_NONE)
 		return do_mount("sysfs", target, "sysfs",
 				MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, NULL, err);
-	if (do_mount("/sys", target, NULL, MS_BIND | MS_REC, NULL, err))
+	if (do_mount("/sys", target, "none", MS_BIND | MS_REC, NULL, err))
 		return -1;
 	if (sys_mount_setattr(AT_FDCWD, target, AT_RECURSIVE, &attr) < 0)
 		return shim_fail(err, errno, "mount_setattr %s read-only", target);
@@ -119,7 +119,7 @@ static int mount_dev(const char *root, struct shim_err *err)
 		if (fd < 0)
 			return shim_fail(err, errno, "create %s", path);
 		close(fd);
-		if (do_mount(src, path, NULL, MS_BIND, NULL, err))
+		if (do_mount(src, path, "none", MS_BIND, NULL, err))
 			return -1;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(links); i++) {
@@ -148,9 +148,9 @@ int shim_setup_rootfs(const char *rootfs, enum shim_net net,
 	char path[PATH_MAX];
 
 	/* Nothing we do may propagate back to the host. */
-	if (do_mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL, err))
+	if (do_mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL, err))
 		return -1;
-	if (do_mount(rootfs, rootfs, NULL, MS_BIND | MS_REC, NULL, err))
+	if (do_mount(rootfs, rootfs, "none", MS_BIND | MS_REC, NULL, err))
 		return -1;
 
 	if (ensure_dir(rootfs, "/proc", path, sizeof(path), err) ||

@@ -140,6 +140,8 @@ int shim_supervise(const struct shim_supervisor *s, int *status,
 		done = dispatch(s, have_threads ? &threads : NULL, evs, n);
 	}
 	/* The PID namespace is empty now: collect the last thread exits. */
+	epoll_ctl(epfd, EPOLL_CTL_DEL, s->pidfd, NULL);
+	epoll_ctl(epfd, EPOLL_CTL_DEL, s->sigfd, NULL);
 	while (r == 0 && have_threads &&
 	       (n = epoll_wait(epfd, evs, (int)ARRAY_SIZE(evs), 0)) > 0)
 		dispatch(s, &threads, evs, n);

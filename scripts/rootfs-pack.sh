@@ -10,7 +10,7 @@ base=$out_dir/base.cpio.gz
 [ -f "$base" ] || die "$base missing: run scripts/rootfs-base.sh"
 
 staging=$(mktemp -d "$out_dir/extra.XXXXXX")
-trap 'rm -rf "$staging"' EXIT
+trap 'rm -rf "$staging" "$staging.cpio.gz" "$staging.initrd"' EXIT
 
 cp -a "$repo_root/guest-rootfs/overlay/." "$staging/"
 mkdir -p "$staging/opt/scenarios" "$staging/usr/local/bin"
@@ -27,6 +27,7 @@ if [ -f "$repo_root/runtime-shim/Makefile" ]; then
 	cp "$build_dir/shim/shim" "$staging/usr/local/bin/shim"
 fi
 
-(cd "$staging" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc -R 0:0 --quiet | gzip -1) > "$out_dir/extra.cpio.gz"
-cat "$base" "$out_dir/extra.cpio.gz" > "$out_dir/initrd.cpio.gz.tmp"
-mv "$out_dir/initrd.cpio.gz.tmp" "$out_dir/initrd.cpio.gz"
+(cd "$staging" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc -R 0:0 --quiet | gzip -1) > "$staging.cpio.gz"
+cat "$base" "$staging.cpio.gz" > "$staging.initrd"
+rm -f "$staging.cpio.gz"
+mv "$staging.initrd" "$out_dir/initrd.cpio.gz"

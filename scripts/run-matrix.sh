@@ -14,6 +14,9 @@ passed=0 failed=0 skipped=0
 failures=()
 fail() { failed=$((failed + 1)); failures+=("$1"); }
 
+# One matrix at a time: runs share build/results and the CPUs.
+exec {matrix_lock}>"$build_dir/.matrix.lock"
+flock "$matrix_lock"
 for k in "${kernels[@]}"; do
 	"$repo_root/scripts/boot-guest.sh" "$k" check "$@" || true
 done

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <sched.h>
 #include <string.h>
@@ -218,32 +217,16 @@ static int drive_setup(struct shim_run *r, struct shim_err *err)
 {
 	int sock = r->sock[0];
 
+	/*
+	 * Signals stay queued in the signalfd meanwhile: they are forwarded
+	 * to the command once it runs (a signal racing with the start must
+	 * not be lost, nor abort a container that already runs).
+	 */
 	for (;;) {
-		struct pollfd pfd[2] = {
-			{ .fd = sock, .events = POLLIN },
-			{ .fd = r->sigfd, .events = POLLIN },
-		};
 		cleanup_fd int fd = -1;
 		struct shim_msg msg;
 		int n;
 
-		if (poll(pfd, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			shim_fail(err, errno, "poll");
-			return SHIM_EXIT_ERROR;
-		}
-		if (pfd[1].revents & POLLIN) {
-			struct signalfd_siginfo si;
-
-			if (read(r->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
-				shim_fail(err, 0, "%s during container setup; container removed",
-					  strsignal((int)si.ssi_signo));
-				return SHIM_EXIT_ERROR;
-			}
-		}
-		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
-			continue;
 		n = shim_msg_recv(sock, &msg, &fd, err);
 		if (n < 0)
 			return SHIM_EXIT_ERROR;

@@ -142,6 +142,31 @@ static int mount_dev(const char *root, struct shim_err *err)
 	return 0;
 }
 
+/* Is "/" the initial ramfs (rootfs), which pivot_root refuses? */
+static bool root_is_initramfs(void)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096];
+	bool ret = false;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		char mnt[4096];
+		const char *sep;
+
+		/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS ... - FSTYPE SOURCE SUPER" */
+		if (sscanf(line, "%*d %*d %*s %*s %4095s", mnt) != 1 || strcmp(mnt, "/") != 0)
+			continue;
+		sep = strstr(line, " - ");
+		ret = sep && (strncmp(sep, " - rootfs ", 10) == 0 ||
+			      strncmp(sep, " - ramfs ", 9) == 0 ||
+			      strncmp(sep, " - tmpfs rootfs ", 16) == 0);
+	}
+	fclose(f);
+	return ret;
+}
+
 int shim_setup_rootfs(const char *rootfs, enum shim_net net,
 		      struct shim_err *err)
 {
@@ -168,10 +193,22 @@ int shim_setup_rootfs(const char *rootfs, enum shim_net net,
 	if (chdir(rootfs) < 0)
 		return shim_fail(err, errno, "chdir %s", rootfs);
 	/* Stack the old root on top of the new one, then drop it. */
-	if (sys_pivot_root(".", ".") < 0)
+	if (sys_pivot_root(".", ".") == 0) {
+		if (umount2(".", MNT_DETACH) < 0)
+			return shim_fail(err, errno, "detach the old root");
+	} else if (errno == EINVAL && root_is_initramfs()) {
+		/*
+		 * The initial ramfs cannot be pivoted away from (it has no
+		 * parent mount).  Move the new root over it instead, as
+		 * switch_root does; the ramfs stays hidden underneath.
+		 */
+		if (mount(".", "/", NULL, MS_MOVE, NULL) < 0)
+			return shim_fail(err, errno, "move %s onto / (root is the initial ramfs)", rootfs);
+		if (chroot(".") < 0)
+			return shim_fail(err, errno, "chroot %s", rootfs);
+	} else {
 		return shim_fail(err, errno, "pivot_root %s", rootfs);
-	if (umount2(".", MNT_DETACH) < 0)
-		return shim_fail(err, errno, "detach the old root");
+	}
 	if (chdir("/") < 0)
 		return shim_fail(err, errno, "chdir /");
 	return 0;

@@ -202,7 +202,7 @@ int shim_setup_rootfs(const char *rootfs, enum shim_net net,
 		 * parent mount).  Move the new root over it instead, as
 		 * switch_root does; the ramfs stays hidden underneath.
 		 */
-		if (mount(".", "/", NULL, MS_MOVE, NULL) < 0)
+		if (mount(".", "/", "none", MS_MOVE, NULL) < 0)
 			return shim_fail(err, errno, "move %s onto / (root is the initial ramfs)", rootfs);
 		if (chroot(".") < 0)
 			return shim_fail(err, errno, "chroot %s", rootfs);

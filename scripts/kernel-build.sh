@@ -7,6 +7,14 @@ source "$(dirname "$0")/lib.sh"
 
 variant=${1:-default}
 tree=$build_dir/linux
+# The debug build is long; it gets a worktree of its own at the series'
+# commit so that it neither holds nor races the main tree's lock.
+if [ "$variant" = debug ]; then
+	commit=$(with_lock kernel git -C "$tree" rev-parse series)
+	tree=$build_dir/linux-debug
+	[ -d "$tree" ] || git -C "$build_dir/linux" worktree add -q --detach "$tree" "$commit"
+	git -C "$tree" checkout -q -f --detach "$commit"
+fi
 # A subdirectory of the source tree keeps srctree relative (".."), so
 # ccache hits survive a clone in another folder.
 out=$tree/out-$variant
@@ -18,13 +26,17 @@ extra=()
 [ "$variant" = debug ] && extra+=("$repo_root/kernel-series/config/debug.config")
 
 build() {
-	grep -qxF "out-*" "$tree/.git/info/exclude" || echo "out-*" >> "$tree/.git/info/exclude"
-	"$repo_root/scripts/kernel-config.sh" "$out" "${extra[@]}"
+	local exclude
+	exclude=$(git -C "$tree" rev-parse --path-format=absolute --git-common-dir)/info/exclude
+	grep -qxF "out-*" "$exclude" || echo "out-*" >> "$exclude"
+	KERNEL_TREE=$tree "$repo_root/scripts/kernel-config.sh" "$out" "${extra[@]}"
 	run_logged "kernel-$variant-bzImage" \
 		make -C "$tree" O="$out" -j"$jobs" CC="ccache gcc" HOSTCC="ccache gcc" bzImage
+	local image=patched
+	[ "$variant" = default ] || image=patched-$variant
 	mkdir -p "$build_dir/images"
-	cp "$out/arch/x86/boot/bzImage" "$build_dir/images/patched${variant/default/}.bzImage"
-	cp "$out/.config" "$build_dir/images/patched${variant/default/}.config"
+	cp "$out/arch/x86/boot/bzImage" "$build_dir/images/$image.bzImage"
+	cp "$out/.config" "$build_dir/images/$image.config"
 	[ "$variant" = default ] || return 0
 
 	run_logged kernel-headers \
@@ -36,4 +48,4 @@ build() {
 	cp "$build_dir/libbpf/obj/libbpf.a" "$build_dir/libbpf/libbpf.a"
 }
 
-with_lock kernel build
+with_lock "kernel-$variant" build

@@ -6,7 +6,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-tree=$build_dir/linux
+tree=${KERNEL_TREE:-$build_dir/linux}
 out=${1:?usage: kernel-config.sh OUTDIR [fragment...]}
 shift
 fragments=()

@@ -17,9 +17,19 @@ fail() { failed=$((failed + 1)); failures+=("$1"); }
 # One matrix at a time: runs share build/results and the CPUs.
 exec {matrix_lock}>"$build_dir/.matrix.lock"
 flock "$matrix_lock"
+# Guests run side by side: a TCG guest running one scenario at a time
+# keeps about one host core busy.
+jobs=${MATRIX_JOBS:-$(nproc)}
+running=0
 for k in "${kernels[@]}"; do
-	"$repo_root/scripts/boot-guest.sh" "$k" check "$@" || true
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n || true
+		running=$((running - 1))
+	fi
+	"$repo_root/scripts/boot-guest.sh" "$k" check "$@" &
+	running=$((running + 1))
 done
+wait || true
 
 # Top-level TAP lines -> "id status reason" per kernel.
 parse() {

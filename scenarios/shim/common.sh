@@ -1,0 +1,86 @@
+# Shared by the shim scenarios (sourced; not a scenario itself).
+# TAP helpers and a cheap container rootfs: busybox-static plus the
+# scenario helpers the container needs, with their shared libraries.
+
+shim_n=0
+shim_failed=0
+
+ok() {	# ok CONDITION-RESULT TEXT...
+	local rc=$1; shift
+	shim_n=$((shim_n + 1))
+	if [ "$rc" -eq 0 ]; then
+		echo "ok $shim_n - $*"
+	else
+		echo "not ok $shim_n - $*"
+		shim_failed=1
+	fi
+}
+
+check() {	# check TEXT CMD...: ok if CMD succeeds
+	local what=$1; shift
+	local rc=0
+	"$@" >/dev/null 2>&1 || rc=$?
+	ok "$rc" "$what"
+}
+
+diag() {
+	sed 's/^/# /' <<<"$*"
+}
+
+# shim_rootfs [HELPER...]: make a rootfs under /tmp, print its path.
+shim_rootfs() {
+	local dir helper lib
+	dir=$(mktemp -d /tmp/shim-rootfs.XXXXXX)
+	chmod 755 "$dir"
+	mkdir -p "$dir"/{bin,proc,sys,dev,tmp,etc,root,opt/bin,opt/bpf}
+	cp /bin/busybox "$dir/bin/busybox"
+	for applet in $(/bin/busybox --list); do
+		[ -e "$dir/bin/$applet" ] || ln -s busybox "$dir/bin/$applet"
+	done
+	echo "root:x:0:0:root:/root:/bin/sh" > "$dir/etc/passwd"
+	echo "root:x:0:" > "$dir/etc/group"
+	for helper in "$@"; do
+		cp "${SCENARIO_BIN:-/opt/scenarios/bin}/$helper" "$dir/opt/bin/"
+		for lib in $(ldd "${SCENARIO_BIN:-/opt/scenarios/bin}/$helper" | awk '/=> \//{print $3} /^[ \t]*\//{print $1}'); do
+			cp -L --parents "$lib" "$dir/"
+		done
+	done
+	cp ${SCENARIO_BPF:-/opt/scenarios/bpf}/shim_*.bpf.o "$dir/opt/bpf/" 2>/dev/null || true
+	chmod -R a+rX "$dir"
+	echo "$dir"
+}
+
+# Mount lines of the host (the shim's mount namespace), for leak checks.
+host_mounts() {
+	wc -l < /proc/self/mounts
+}
+
+# pids_in_ns NSLINK: processes whose PID namespace is NSLINK ("pid:[N]").
+pids_in_ns() {
+	local want=$1 p
+	for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/ns/pid" 2>/dev/null)" = "$want" ] && echo "${p#/proc/}"
+	done
+	return 0
+}
+
+# wait_for COUNT_TENTHS CMD...: poll until CMD succeeds.
+wait_for() {
+	local tries=$1; shift
+	while [ "$tries" -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.1
+		tries=$((tries - 1))
+	done
+	return 1
+}
+
+# bpf_token_support: 0 if the kernel has BPF tokens; reason on stdout otherwise.
+# Probes BPF_TOKEN_CREATE with a bad fd (EBADF with tokens, EINVAL without).
+bpf_token_support() {
+	${SCENARIO_BIN:-/opt/scenarios/bin}/shim_probe token
+}
+
+shim_done() {
+	exit $shim_failed
+}

@@ -19,6 +19,7 @@ run_logged() {
 	# A heartbeat with the log's last line, so long steps show progress.
 	(
 		while sleep "${HEARTBEAT:-60}"; do
+			kill -0 $$ 2>/dev/null || exit 0
 			say "$_step: $((SECONDS - _start))s, at: $(tail -n 1 "$_log" 2>/dev/null | cut -c1-100)"
 		done
 	) &

@@ -33,12 +33,17 @@ kvm_works() {
 	[ $rc -eq 99 ]
 }
 # The answer holds until the host reboots.
+# Guests boot side by side: one probes, the others wait for its answer.
 probe=$build_dir/.accel-$(cat /proc/sys/kernel/random/boot_id)
-if [ ! -f "$probe" ]; then
+probe_accel() {
+	[ -s "$probe" ] && return 0
 	rm -f "$build_dir"/.accel-*
-	if kvm_works; then echo kvm; else echo tcg; fi > "$probe"
-fi
+	if kvm_works; then echo kvm; else echo tcg; fi > "$probe.tmp"
+	mv "$probe.tmp" "$probe"
+}
+(with_lock accel probe_accel)
 accel=$(cat "$probe")
+[ -n "$accel" ] || die "could not tell whether KVM works"
 
 rm -rf "$results"; mkdir -p "$results"
 : > "$results/tap.raw"

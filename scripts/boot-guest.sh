@@ -59,9 +59,9 @@ timeout -k 10 "$limit" qemu-system-x86_64 -accel "$accel" -cpu max -smp 2 -m 204
 qemu=$!
 # Progress: the top-level result lines as they arrive.
 if [ "$mode" = demo ]; then
-	tail -n +1 -f --pid=$qemu "$results/tap.raw" | tr -d '\r' &
+	tail -n +1 -f --pid=$qemu "$results/tap.raw" | stdbuf -oL tr -d '\r' &
 else
-	tail -n +1 -f --pid=$qemu "$results/tap.raw" | tr -d '\r' | grep --line-buffered -E '^(not )?ok ' | sed -u "s/^/  [$kernel] /" &
+	tail -n +1 -f --pid=$qemu "$results/tap.raw" | stdbuf -oL tr -d '\r' | grep --line-buffered -E '^(not )?ok ' | sed -u "s/^/  [$kernel] /" &
 fi
 progress=$!
 rc=0

@@ -6,6 +6,10 @@ build_dir=${BUILD_DIR:-$repo_root/build}
 log_dir=$build_dir/logs
 mkdir -p "$log_dir"
 
+# The QEMU machine every guest runs on, the accelerator aside.
+# shellcheck disable=SC2034
+guest_machine=(-cpu max -smp 2 -m 2048 -nodefaults -no-user-config -display none -no-reboot)
+
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 

@@ -27,7 +27,15 @@ if [ -f "$repo_root/runtime-shim/Makefile" ]; then
 	cp "$build_dir/shim/shim" "$staging/usr/local/bin/shim"
 fi
 
-(cd "$staging" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc -R 0:0 --quiet | gzip -1) > "$staging.cpio.gz"
+# Same inputs, same bytes: a guest run can then be recognised as
+# unchanged by the initramfs' hash (scripts/boot-guest.sh).
+find "$staging" -exec touch -h -d @0 {} +
+(cd "$staging" && find . -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc -R 0:0 --reproducible --quiet | gzip -1 -n) > "$staging.cpio.gz"
 cat "$base" "$staging.cpio.gz" > "$staging.initrd"
 rm -f "$staging.cpio.gz"
-mv "$staging.initrd" "$out_dir/initrd.cpio.gz"
+if cmp -s "$staging.initrd" "$out_dir/initrd.cpio.gz"; then
+	rm -f "$staging.initrd"
+else
+	mv "$staging.initrd" "$out_dir/initrd.cpio.gz"
+fi

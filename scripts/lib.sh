@@ -21,8 +21,13 @@ run_logged() {
 	local _log=$log_dir/$_step.log _start=$SECONDS _rc=0
 	say "$_step: started (log: ${_log#"$repo_root"/})"
 	# A heartbeat with the log's last line, so long steps show progress.
+	# Its sleep is ended with it: a stray sleep would hold the caller's
+	# stdout open for up to a minute.
 	(
-		while sleep "${HEARTBEAT:-60}"; do
+		trap 'kill $_nap 2>/dev/null; exit 0' TERM
+		while :; do
+			sleep "${HEARTBEAT:-60}" & _nap=$!
+			wait $_nap
 			kill -0 $$ 2>/dev/null || exit 0
 			say "$_step: $((SECONDS - _start))s, at: $(tail -n 1 "$_log" 2>/dev/null | cut -c1-100)"
 		done

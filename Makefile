@@ -24,6 +24,8 @@ help:
 	@echo "  KERNELS=...    kernels to run (default: patched reference stock)"
 	@echo "  SCENARIOS=...  groups or group/name to run (default: all)"
 	@echo "  KERNEL_DEBUG=1 use the KASAN/lockdep/kmemleak build of the patched kernel"
+	@echo "  GUEST_RERUN=1  boot guests whose inputs are unchanged since a clean run"
+	@echo "  GUEST_ACCEL=kvm|tcg  skip the KVM probe"
 	@echo "steps: deps kernel kernel-debug prebuilt userspace rootfs unit-tests"
 	@echo "make series-check  checkpatch every patch; BISECT=1 also builds after each"
 	@echo "make clean       remove build/ (keeps the ccache)"

@@ -13,9 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/utsname.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -223,6 +226,29 @@ static inline void pf_msleep(long ms)
 		;
 }
 
+
+/* Whole-scenario probe for pidfs: skips (exits) where pidfds live elsewhere. */
+static inline void pf_require_pidfs(void)
+{
+	struct statfs sfs;
+	int fd = sys_pidfd_open(getpid(), 0);
+
+	if (fd < 0 || fstatfs(fd, &sfs)) {
+		printf("1..1\nnot ok 1 - pidfd_open/fstatfs of own pidfd: %s\n", strerrorname_np(errno));
+		exit(1);
+	}
+	close(fd);
+	if ((unsigned long)sfs.f_type != PID_FS_MAGIC)
+		tap_skip_all("fstatfs(pidfd): f_type %#lx, not PID_FS_MAGIC", (unsigned long)sfs.f_type);
+}
+
+static inline uint64_t pf_ino(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) ? 0 : (uint64_t)st.st_ino;
+}
+
 /* Wait for a child and return its wait status, -1 on error. */
 static inline int pf_wait(pid_t pid)
 {
@@ -233,6 +259,80 @@ static inline int pf_wait(pid_t pid)
 			return -1;
 	}
 	return status;
+}
+
+/* A child that waits until *release is closed, optionally in new
+ * namespaces (unshare flags) and with a hostname of its own.
+ */
+static inline pid_t pf_waiting_child(int flags, const char *hostname, int *release)
+{
+	int p[2], r[2];
+	pid_t pid;
+	char c;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	if (pipe2(r, O_CLOEXEC)) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		close(r[1]);
+		if (flags && unshare(flags))
+			_exit(2);
+		if (hostname && sethostname(hostname, strlen(hostname)))
+			_exit(3);
+		if (write(p[1], "x", 1) != 1)
+			_exit(4);
+		while (read(r[0], &c, 1) < 0 && errno == EINTR)
+			;
+		_exit(0);
+	}
+	close(p[1]);
+	close(r[0]);
+	*release = r[1];
+	if (read(p[0], &c, 1) != 1)
+		pid = -1;
+	close(p[0]);
+	return pid;
+}
+
+/* In a forked child: setns(fd, type), then report the hostname it sees
+ * (or why setns failed) in got. True when that is want.
+ */
+static inline bool pf_setns_sees_hostname(int fd, int type, const char *want, char *got, size_t len)
+{
+	int p[2], status;
+	pid_t pid;
+	ssize_t n;
+
+	got[0] = '\0';
+	if (pipe2(p, O_CLOEXEC))
+		return false;
+	pid = fork();
+	if (pid < 0)
+		return false;
+	if (!pid) {
+		struct utsname u;
+
+		close(p[0]);
+		if (setns(fd, type) || uname(&u)) {
+			dprintf(p[1], "setns: %s", strerrorname_np(errno));
+			_exit(1);
+		}
+		dprintf(p[1], "%s", u.nodename);
+		_exit(0);
+	}
+	close(p[1]);
+	n = read(p[0], got, len - 1);
+	got[n > 0 ? n : 0] = '\0';
+	close(p[0]);
+	status = pf_wait(pid);
+	return status == 0 && !strcmp(got, want);
 }
 
 #endif

@@ -5,11 +5,8 @@
  * namespace alive, and setns() through a process pidfd. Runs on every kernel.
  * usage: pidfd_nsfs
  */
-#include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
-#include <sys/utsname.h>
-#include <sys/vfs.h>
 #include <linux/nsfs.h>
 
 #include "pidfd_common.h"
@@ -21,64 +18,11 @@ static uint64_t ino_path(const char *path)
 	return stat(path, &st) ? 0 : (uint64_t)st.st_ino;
 }
 
-static uint64_t ino_fd(int fd)
-{
-	struct stat st;
-
-	return fstat(fd, &st) ? 0 : (uint64_t)st.st_ino;
-}
-
-/* A child in a new UTS namespace with @name as hostname, waiting on a pipe. */
-static pid_t uts_child(const char *name, int *release)
-{
-	int p[2], r[2];
-	pid_t pid;
-	char c;
-
-	if (pipe2(p, O_CLOEXEC) || pipe2(r, O_CLOEXEC))
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		close(r[1]);
-		if (unshare(CLONE_NEWUTS) || sethostname(name, strlen(name)) || write(p[1], "x", 1) != 1)
-			_exit(2);
-		while (read(r[0], &c, 1) < 0 && errno == EINTR)
-			;
-		_exit(0);
-	}
-	close(p[1]);
-	close(r[0]);
-	*release = r[1];
-	if (read(p[0], &c, 1) != 1)
-		pid = -1;
-	close(p[0]);
-	return pid;
-}
-
-/* In a forked child: setns(@fd, @type) and compare the hostname with @want. */
-static int hostname_after_setns(int fd, int type, const char *want)
-{
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		struct utsname u;
-
-		if (setns(fd, type) || uname(&u))
-			_exit(2);
-		_exit(strcmp(u.nodename, want) ? 3 : 0);
-	}
-	return pf_wait(pid);
-}
-
 int main(void)
 {
 	struct tap t = { 0 };
 	PF_AUTOCLOSE int a = -1, b = -1, user = -1, pidfd = -1;
-	char link[128], want[64], dir[] = "/tmp/pidfd-nsfs.XXXXXX", target[128];
+	char link[128], want[64], dir[] = "/tmp/pidfd-nsfs.XXXXXX", target[128], got[128] = "";
 	struct statfs sfs;
 	int release = -1, st;
 	uint64_t ino;
@@ -89,8 +33,8 @@ int main(void)
 
 	a = open("/proc/self/ns/uts", O_RDONLY | O_CLOEXEC);
 	b = open("/proc/self/ns/uts", O_RDONLY | O_CLOEXEC);
-	ino = ino_fd(a);
-	tap_ok(&t, ino && ino == ino_fd(b) && ino == ino_path("/proc/self/ns/uts"),
+	ino = pf_ino(a);
+	tap_ok(&t, ino && ino == pf_ino(b) && ino == ino_path("/proc/self/ns/uts"),
 	       "two opens of /proc/self/ns/uts share one inode (%llu)", (unsigned long long)ino);
 	n = readlink("/proc/self/ns/uts", link, sizeof(link) - 1);
 	link[n > 0 ? n : 0] = '\0';
@@ -103,7 +47,7 @@ int main(void)
 	tap_ok(&t, !fstatfs(a, &sfs) && (unsigned long)sfs.f_type == NSFS_MAGIC, "fstatfs of an ns fd is NSFS_MAGIC");
 	tap_ok(&t, ioctl(a, NS_GET_NSTYPE) == CLONE_NEWUTS, "NS_GET_NSTYPE of the uts ns fd");
 	user = ioctl(a, NS_GET_USERNS);
-	tap_ok(&t, user >= 0 && ino_fd(user) == ino_path("/proc/self/ns/user"),
+	tap_ok(&t, user >= 0 && pf_ino(user) == ino_path("/proc/self/ns/user"),
 	       "NS_GET_USERNS opens the owning user namespace, the same inode as /proc/self/ns/user");
 	close(a);
 	close(b);
@@ -111,10 +55,10 @@ int main(void)
 	tap_ok(&t, ino_path("/proc/self/ns/uts") == ino, "after closing every fd the namespace keeps its inode number");
 
 	/* A bind mount keeps the namespace, and its file, alive after the child. */
-	pid = uts_child("nsfs-bind", &release);
+	pid = pf_waiting_child(CLONE_NEWUTS, "nsfs-bind", &release);
 	pidfd = pid > 0 ? sys_pidfd_open(pid, 0) : -1;
-	st = pidfd >= 0 ? hostname_after_setns(pidfd, CLONE_NEWUTS, "nsfs-bind") : -1;
-	tap_ok(&t, st == 0, "setns(process pidfd, CLONE_NEWUTS) enters the child's namespace (status %#x)", st);
+	tap_ok(&t, pidfd >= 0 && pf_setns_sees_hostname(pidfd, CLONE_NEWUTS, "nsfs-bind", got, sizeof(got)),
+	       "setns(process pidfd, CLONE_NEWUTS) enters the child's namespace (hostname '%s')", got);
 	{
 		char src[64], file[96];
 		PF_AUTOCLOSE int fd = -1;
@@ -127,8 +71,9 @@ int main(void)
 		pf_wait(pid);
 		close(fd);
 		fd = st ? -1 : open(file, O_RDONLY | O_CLOEXEC);
-		st = fd >= 0 ? hostname_after_setns(fd, CLONE_NEWUTS, "nsfs-bind") : -1;
-		tap_ok(&t, st == 0, "a bind-mounted ns file outlives its process and still works for setns (%#x)", st);
+		tap_ok(&t, fd >= 0 && pf_setns_sees_hostname(fd, CLONE_NEWUTS, "nsfs-bind", got, sizeof(got)),
+		       "a bind-mounted ns file outlives its process and still works for setns (hostname '%s')",
+		       got);
 		close(fd);
 		fd = -1;
 		st = umount(file);

@@ -5,10 +5,7 @@
  * process and thread pidfds.
  * usage: pidfd_pidfs [PROCESSES]
  */
-#include <sched.h>
 #include <sys/mount.h>
-#include <sys/utsname.h>
-#include <sys/vfs.h>
 
 #include "pidfd_common.h"
 
@@ -21,79 +18,6 @@ static int cmp_u64(const void *a, const void *b)
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return x < y ? -1 : x > y;
-}
-
-static uint64_t ino_of(int fd)
-{
-	struct stat st;
-
-	return fstat(fd, &st) ? 0 : (uint64_t)st.st_ino;
-}
-
-/* A child that waits until its pipe closes, optionally in new namespaces. */
-static pid_t waiting_child(int flags, int *release, const char *hostname)
-{
-	int p[2], r[2];
-	pid_t pid;
-	char c;
-
-	if (pipe2(p, O_CLOEXEC) || pipe2(r, O_CLOEXEC))
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		close(r[1]);
-		if (flags && unshare(flags))
-			_exit(2);
-		if (hostname && sethostname(hostname, strlen(hostname)))
-			_exit(3);
-		if (write(p[1], "x", 1) != 1)
-			_exit(4);
-		while (read(r[0], &c, 1) < 0 && errno == EINTR)
-			;
-		_exit(0);
-	}
-	close(p[1]);
-	close(r[0]);
-	*release = r[1];
-	if (read(p[0], &c, 1) != 1) {
-		close(p[0]);
-		return -1;
-	}
-	close(p[0]);
-	return pid;
-}
-
-/* In a forked child: setns(@fd, CLONE_NEWUTS), then report the hostname. */
-static bool setns_sees_hostname(int fd, const char *want, char *got, size_t len)
-{
-	int p[2], status;
-	pid_t pid;
-	ssize_t n;
-
-	if (pipe2(p, O_CLOEXEC))
-		return false;
-	pid = fork();
-	if (pid < 0)
-		return false;
-	if (!pid) {
-		struct utsname u;
-
-		close(p[0]);
-		if (setns(fd, CLONE_NEWUTS) || uname(&u)) {
-			dprintf(p[1], "setns: %s", strerrorname_np(errno));
-			_exit(1);
-		}
-		dprintf(p[1], "%s", u.nodename);
-		_exit(0);
-	}
-	close(p[1]);
-	n = read(p[0], got, len - 1);
-	got[n > 0 ? n : 0] = '\0';
-	close(p[0]);
-	status = pf_wait(pid);
-	return status == 0 && !strcmp(got, want);
 }
 
 struct uts_thread {
@@ -146,7 +70,7 @@ static int test_many(struct tap *t, int count)
 		{
 			PF_AUTOCLOSE int fd = sys_pidfd_open(pid, 0);
 
-			inos[i] = fd >= 0 ? ino_of(fd) : 0;
+			inos[i] = fd >= 0 ? pf_ino(fd) : 0;
 			zero += !inos[i];
 		}
 		pf_wait(pid);
@@ -174,30 +98,26 @@ int main(int argc, char **argv)
 	ssize_t n;
 	int rc;
 
-	self = sys_pidfd_open(getpid(), 0);
-	if (self < 0 || fstatfs(self, &sfs)) {
-		printf("1..1\nnot ok 1 - pidfd_open/fstatfs of own pidfd: %s\n", strerrorname_np(errno));
-		return 1;
-	}
-	if ((unsigned long)sfs.f_type != PID_FS_MAGIC)
-		tap_skip_all("fstatfs(pidfd): f_type %#lx, not PID_FS_MAGIC", (unsigned long)sfs.f_type);
+	pf_require_pidfs();
 	pf_require_thread_pidfds();
 	if (pf_thread_start(&th))
 		return 1;
 
 	tap_plan(&t, 20);
-	tap_ok(&t, (unsigned long)sfs.f_type == PID_FS_MAGIC, "fstatfs(pidfd) reports PID_FS_MAGIC");
+	self = sys_pidfd_open(getpid(), 0);
+	tap_ok(&t, self >= 0 && !fstatfs(self, &sfs) && (unsigned long)sfs.f_type == PID_FS_MAGIC,
+	       "fstatfs(pidfd) reports PID_FS_MAGIC");
 
 	/* One inode per struct pid. */
 	self2 = sys_pidfd_open(getpid(), 0);
 	self_thr = sys_pidfd_open(getpid(), PIDFD_THREAD);
 	sub = sys_pidfd_open(th.tid, PIDFD_THREAD);
-	ino = ino_of(self);
-	tap_ok(&t, ino && ino == ino_of(self2), "two pidfds of this process share one inode (%llu)",
+	ino = pf_ino(self);
+	tap_ok(&t, ino && ino == pf_ino(self2), "two pidfds of this process share one inode (%llu)",
 	       (unsigned long long)ino);
-	tap_ok(&t, ino == ino_of(self_thr), "a PIDFD_THREAD pidfd of the leader shares the process pidfd's inode");
-	tap_ok(&t, ino_of(sub) && ino_of(sub) != ino, "a sub-thread's pidfd has an inode of its own (%llu)",
-	       (unsigned long long)ino_of(sub));
+	tap_ok(&t, ino == pf_ino(self_thr), "a PIDFD_THREAD pidfd of the leader shares the process pidfd's inode");
+	tap_ok(&t, pf_ino(sub) && pf_ino(sub) != ino, "a sub-thread's pidfd has an inode of its own (%llu)",
+	       (unsigned long long)pf_ino(sub));
 	{
 		struct stat a, b;
 
@@ -208,15 +128,15 @@ int main(int argc, char **argv)
 	}
 	{
 		int release = -1;
-		pid_t pid = waiting_child(0, &release, NULL);
+		pid_t pid = pf_waiting_child(0, NULL, &release);
 		PF_AUTOCLOSE int cfd = pid > 0 ? sys_pidfd_open(pid, 0) : -1;
-		uint64_t cino = cfd >= 0 ? ino_of(cfd) : 0;
+		uint64_t cino = cfd >= 0 ? pf_ino(cfd) : 0;
 
 		tap_ok(&t, cino && cino != ino, "another process's pidfd has another inode (%llu)",
 		       (unsigned long long)cino);
 		close(cfd);
 		cfd = sys_pidfd_open(pid, 0);
-		tap_ok(&t, cfd >= 0 && ino_of(cfd) == cino,
+		tap_ok(&t, cfd >= 0 && pf_ino(cfd) == cino,
 		       "after closing every pidfd of it, a new pidfd gets the same inode number");
 		close(release);
 		pf_wait(pid);
@@ -235,7 +155,7 @@ int main(int argc, char **argv)
 	/* fdinfo keeps Pid: and NSpid:. */
 	{
 		int release = -1;
-		pid_t pid = waiting_child(0, &release, NULL);
+		pid_t pid = pf_waiting_child(0, NULL, &release);
 		PF_AUTOCLOSE int cfd = pid > 0 ? sys_pidfd_open(pid, 0) : -1;
 		char nspid[64];
 
@@ -321,10 +241,10 @@ int main(int argc, char **argv)
 	/* setns() through pidfds. */
 	{
 		int release = -1;
-		pid_t pid = waiting_child(CLONE_NEWUTS, &release, "pidfd-proc");
+		pid_t pid = pf_waiting_child(CLONE_NEWUTS, "pidfd-proc", &release);
 		PF_AUTOCLOSE int cfd = pid > 0 ? sys_pidfd_open(pid, 0) : -1;
 
-		tap_ok(&t, cfd >= 0 && setns_sees_hostname(cfd, "pidfd-proc", buf, sizeof(buf)),
+		tap_ok(&t, cfd >= 0 && pf_setns_sees_hostname(cfd, CLONE_NEWUTS, "pidfd-proc", buf, sizeof(buf)),
 		       "setns(process pidfd, CLONE_NEWUTS) enters the child's UTS namespace (%s)", buf);
 		close(release);
 		pf_wait(pid);
@@ -339,7 +259,7 @@ int main(int argc, char **argv)
 		    pthread_create(&ut, NULL, uts_thread_main, &u) || read(u.ready[0], &c, 1) != 1)
 			return 1;
 		ufd = sys_pidfd_open(u.tid, PIDFD_THREAD);
-		tap_ok(&t, !u.err && ufd >= 0 && setns_sees_hostname(ufd, "pidfd-thread", buf, sizeof(buf)),
+		tap_ok(&t, !u.err && ufd >= 0 && pf_setns_sees_hostname(ufd, CLONE_NEWUTS, "pidfd-thread", buf, sizeof(buf)),
 		       "setns(thread pidfd, CLONE_NEWUTS) enters that thread's own UTS namespace (%s)", buf);
 		close(u.release[1]);
 		pthread_join(ut, NULL);
@@ -367,7 +287,7 @@ int main(int argc, char **argv)
 		if (!pid)
 			_exit(0);
 		cfd = sys_pidfd_open(pid, 0);
-		tap_ok(&t, cfd >= 0 && ino_of(cfd) > ino_of(sub) && ino_of(cfd) > ino,
+		tap_ok(&t, cfd >= 0 && pf_ino(cfd) > pf_ino(sub) && pf_ino(cfd) > ino,
 		       "a newer process has a higher inode number than older ones");
 		pf_wait(pid);
 	}

@@ -6,7 +6,6 @@
  * pruning). Every open must see the one inode number of its object.
  * usage: pidfd_stash [ROUNDS]
  */
-#include <sys/vfs.h>
 
 #include "pidfd_common.h"
 
@@ -69,37 +68,18 @@ int main(int argc, char **argv)
 	int rounds = argc > 1 ? atoi(argv[1]) : 2000;
 	struct tap t = { 0 };
 	struct storm proto = { .rounds = rounds }, sum;
-	struct statfs sfs;
 	struct stat st;
-	char path[64], c;
-	int p[2];
+	char path[64];
+	int release;
 	pid_t pid;
 
-	{
-		PF_AUTOCLOSE int self = sys_pidfd_open(getpid(), 0);
-
-		if (self < 0 || fstatfs(self, &sfs)) {
-			printf("1..1\nnot ok 1 - pidfd_open/fstatfs of own pidfd: %s\n", strerrorname_np(errno));
-			return 1;
-		}
-		if ((unsigned long)sfs.f_type != PID_FS_MAGIC)
-			tap_skip_all("fstatfs(pidfd): f_type %#lx, not PID_FS_MAGIC", (unsigned long)sfs.f_type);
-	}
+	pf_require_pidfs();
 	pf_require_thread_pidfds();
 
 	/* A child that just waits, so its struct pid and namespaces stay. */
-	if (pipe2(p, O_CLOEXEC))
-		return 1;
-	pid = fork();
+	pid = pf_waiting_child(0, NULL, &release);
 	if (pid < 0)
 		return 1;
-	if (!pid) {
-		close(p[1]);
-		while (read(p[0], &c, 1) < 0 && errno == EINTR)
-			;
-		_exit(0);
-	}
-	close(p[0]);
 
 	tap_plan(&t, 3);
 	{
@@ -124,7 +104,7 @@ int main(int argc, char **argv)
 	       "%d threads x %d opens/closes of %s: one inode %llu (%d failed, %d other inode)", THREADS, rounds,
 	       path, (unsigned long long)proto.want, sum.errors, sum.wrong);
 
-	close(p[1]);
+	close(release);
 	{
 		int status = pf_wait(pid);
 

@@ -28,37 +28,11 @@ static void check_in_userns(struct tap *t, struct tk_ns *ns, const char *key, co
 	tk_call(ns, TK_OP_CLOSE, fs_fd, 0, 0, 0, NULL, NULL);
 }
 
-/* Mount with d at /sys/fs/bpf of a fresh container, compare /proc/mounts. */
-static void check_shown(struct tap *t, const char *what, const struct tk_deleg *d, const char *want)
-{
-	struct tk_ns ns;
-	struct tk_res res;
-	char why[512];
-	int err, mnt;
-
-	tk_start(&ns, NULL);
-	mnt = tk_mount_bpffs(&ns, d, "/sys/fs/bpf", &err, why, sizeof(why));
-	if (mnt < 0) {
-		tap_diag("%s", why);
-		tap_ok(t, 0, "%s: mount succeeds (got %s)", what, tk_errname(err));
-		tk_stop(&ns);
-		return;
-	}
-	res = tk_call(&ns, TK_OP_MOUNTOPTS, -1, 0, 0, 0, "/sys/fs/bpf", NULL);
-	if (res.rc < 0)
-		tap_diag("reading /proc/self/mounts: %s", tk_errname(res.err));
-	tap_ok(t, res.rc == 0 && strcmp(res.text, want) == 0,
-	       "%s: /proc/mounts shows '%s' (got '%s')", what, want, res.text);
-	tk_stop(&ns);
-}
-
 /* The privileged side sets a bad value: EINVAL from fsconfig. */
 static void check_bad_value(struct tap *t, const char *key, const char *val)
 {
 	struct tk_deleg d = { 0 };
-	struct tk_ns ns;
-	char why[512], what[256];
-	int err, mnt;
+	char what[256];
 
 	if (!strcmp(key, "delegate_cmds"))
 		d.cmds = val;
@@ -68,12 +42,8 @@ static void check_bad_value(struct tap *t, const char *key, const char *val)
 		d.progs = val;
 	else
 		d.attachs = val;
-	tk_start(&ns, NULL);
-	mnt = tk_mount_bpffs(&ns, &d, "", &err, why, sizeof(why));
-	snprintf(what, sizeof(what), "privileged fsconfig %s=%s", key, val);
-	tap_ok(t, mnt < 0 && err == EINVAL && strstr(why, "fsconfig"),
-	       "%s fails with EINVAL (got %s)", what, mnt < 0 ? why : "success");
-	tk_stop(&ns);
+	snprintf(what, sizeof(what), "privileged %s=%s", key, val);
+	tk_check_mount(t, what, &d, NULL, EINVAL);
 }
 
 int main(void)
@@ -101,26 +71,26 @@ int main(void)
 	tk_stop(&ns);
 
 	/* 6-10: what the privileged side set, as /proc/mounts shows it */
-	check_shown(&t, "symbolic names",
-		    &(struct tk_deleg){ "map_create:prog_load:btf_load", "array:hash",
-					"xdp:socket_filter", "cgroup_inet_egress:cgroup_inet_ingress" },
-		    "delegate_cmds=map_create:prog_load:btf_load,delegate_maps=hash:array,"
-		    "delegate_progs=socket_filter:xdp,"
-		    "delegate_attachs=cgroup_inet_ingress:cgroup_inet_egress");
-	check_shown(&t, "names are case-insensitive",
-		    &(struct tk_deleg){ "MAP_CREATE:Prog_Load", NULL, "Socket_Filter", NULL },
-		    "delegate_cmds=map_create:prog_load,delegate_progs=socket_filter");
-	check_shown(&t, "numeric masks",
-		    &(struct tk_deleg){ "0x40021", "0x6", "66", "0x3" },
-		    "delegate_cmds=map_create:prog_load:btf_load,delegate_maps=hash:array,"
-		    "delegate_progs=socket_filter:xdp,"
-		    "delegate_attachs=cgroup_inet_ingress:cgroup_inet_egress");
-	check_shown(&t, "a number replaces the names before it",
-		    &(struct tk_deleg){ "prog_load:btf_load:0x1", NULL, NULL, NULL },
-		    "delegate_cmds=map_create");
-	check_shown(&t, "any",
-		    &(struct tk_deleg){ "any", "any", "any", "any" },
-		    "delegate_cmds=any,delegate_maps=any,delegate_progs=any,delegate_attachs=any");
+	tk_check_mount(&t, "symbolic names",
+		       &(struct tk_deleg){ "map_create:prog_load:btf_load", "array:hash",
+					   "xdp:socket_filter", "cgroup_inet_egress:cgroup_inet_ingress" },
+		       "delegate_cmds=map_create:prog_load:btf_load,delegate_maps=hash:array,"
+		       "delegate_progs=socket_filter:xdp,"
+		       "delegate_attachs=cgroup_inet_ingress:cgroup_inet_egress", 0);
+	tk_check_mount(&t, "names are case-insensitive",
+		       &(struct tk_deleg){ "MAP_CREATE:Prog_Load", NULL, "Socket_Filter", NULL },
+		       "delegate_cmds=map_create:prog_load,delegate_progs=socket_filter", 0);
+	tk_check_mount(&t, "numeric masks",
+		       &(struct tk_deleg){ "0x40021", "0x6", "66", "0x3" },
+		       "delegate_cmds=map_create:prog_load:btf_load,delegate_maps=hash:array,"
+		       "delegate_progs=socket_filter:xdp,"
+		       "delegate_attachs=cgroup_inet_ingress:cgroup_inet_egress", 0);
+	tk_check_mount(&t, "a number replaces the names before it",
+		       &(struct tk_deleg){ "prog_load:btf_load:0x1", NULL, NULL, NULL },
+		       "delegate_cmds=map_create", 0);
+	tk_check_mount(&t, "any",
+		       &(struct tk_deleg){ "any", "any", "any", "any" },
+		       "delegate_cmds=any,delegate_maps=any,delegate_progs=any,delegate_attachs=any", 0);
 
 	/* 11-13: bad names */
 	check_bad_value(&t, "delegate_cmds", "map_create:no_such_cmd");

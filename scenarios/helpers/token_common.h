@@ -185,18 +185,31 @@ static inline struct bpf_insn tk_insn(__u8 code, __u8 dst, __u8 src, __s16 off, 
 enum tk_prog_kind {
 	TK_PROG_RET0,		/* r0 = 0; exit */
 	TK_PROG_READ_KERNEL,	/* bpf_probe_read_kernel(fp - 8, 8, NULL); needs CAP_PERFMON */
+	TK_PROG_JIFFIES,	/* bpf_jiffies64(); needs CAP_BPF */
+	TK_PROG_LEAK_FP,	/* r0 = fp; exit: a pointer leak, needs CAP_PERFMON */
 };
 
 static inline int tk_fill_prog(enum tk_prog_kind kind, struct bpf_insn *insns)
 {
 	int n = 0;
 
-	if (kind == TK_PROG_READ_KERNEL) {
+	switch (kind) {
+	case TK_PROG_READ_KERNEL:
 		insns[n++] = TK_MOV64_REG(BPF_REG_1, BPF_REG_10);
 		insns[n++] = TK_ADD64_IMM(BPF_REG_1, -8);
 		insns[n++] = TK_MOV64_IMM(BPF_REG_2, 8);
 		insns[n++] = TK_MOV64_IMM(BPF_REG_3, 0);
 		insns[n++] = TK_CALL(BPF_FUNC_probe_read_kernel);
+		break;
+	case TK_PROG_JIFFIES:
+		insns[n++] = TK_CALL(BPF_FUNC_jiffies64);
+		break;
+	case TK_PROG_LEAK_FP:
+		insns[n++] = TK_MOV64_REG(BPF_REG_0, BPF_REG_10);
+		insns[n++] = TK_EXIT();
+		return n;
+	case TK_PROG_RET0:
+		break;
 	}
 	insns[n++] = TK_MOV64_IMM(BPF_REG_0, 0);
 	insns[n++] = TK_EXIT();
@@ -828,6 +841,18 @@ static inline const char *tk_errname(int err)
 	return name ? name : "E?";
 }
 
+/* Token from a BPF FS fd, or die (setup steps not under test). */
+static inline int tk_must_token(struct tk_ns *ns, int bpffs_fd, const char *where)
+{
+	struct tk_res res = tk_call(ns, TK_OP_TOKEN, bpffs_fd, 0, 0, 0, NULL, NULL);
+
+	if (res.rc < 0) {
+		tap_diag("setup: BPF_TOKEN_CREATE on %s: %s", where, tk_errname(res.err));
+		exit(1);
+	}
+	return res.rc;
+}
+
 /* rc >= 0 expected */
 static inline int tk_ok(struct tap *t, const struct tk_res *res, const char *what)
 {
@@ -847,6 +872,37 @@ static inline int tk_fails(struct tap *t, const struct tk_res *res, int want, co
 		tap_diag("%s", res->text);
 	return tap_ok(t, good, "%s fails with %s (got %s)", what, tk_errname(want),
 		      res->rc < 0 ? tk_errname(res->err) : "success");
+}
+
+/* In a fresh container, mount a BPF FS the privileged side configured
+ * with d: /proc/mounts then shows want; with want NULL, fsconfig fails
+ * with err_want instead.
+ */
+static inline void tk_check_mount(struct tap *t, const char *what, const struct tk_deleg *d,
+				  const char *want, int err_want)
+{
+	struct tk_ns ns;
+	struct tk_res res;
+	char why[512];
+	int err, mnt;
+
+	tk_start(&ns, NULL);
+	mnt = tk_mount_bpffs(&ns, d, "/sys/fs/bpf", &err, why, sizeof(why));
+	if (!want) {
+		tap_ok(t, mnt < 0 && err == err_want && strstr(why, "fsconfig"),
+		       "%s: fsconfig fails with %s (got %s)", what, tk_errname(err_want),
+		       mnt < 0 ? why : "success");
+	} else if (mnt < 0) {
+		tap_diag("%s", why);
+		tap_ok(t, 0, "%s: mount succeeds (got %s)", what, tk_errname(err));
+	} else {
+		res = tk_call(&ns, TK_OP_MOUNTOPTS, -1, 0, 0, 0, "/sys/fs/bpf", NULL);
+		if (res.rc < 0)
+			tap_diag("reading /proc/self/mounts: %s", tk_errname(res.err));
+		tap_ok(t, res.rc == 0 && strcmp(res.text, want) == 0,
+		       "%s: /proc/mounts shows '%s' (got '%s')", what, want, res.text);
+	}
+	tk_stop(&ns);
 }
 
 /* ---- environment ---- */

@@ -50,14 +50,8 @@ int main(void)
 					       "socket_filter:xdp", "any" },
 			    "/sys/fs/bpf");
 	mnt_any = tk_must_mount(&ns, &(struct tk_deleg){ "any", "any", "any", "any" }, "/tmp/any");
-	res = tk_call(&ns, TK_OP_TOKEN, mnt, 0, 0, 0, NULL, NULL);
-	token = res.rc;
-	res = tk_call(&ns, TK_OP_TOKEN, mnt_any, 0, 0, 0, NULL, NULL);
-	token_any = res.rc;
-	if (token < 0 || token_any < 0) {
-		tap_diag("setup: BPF_TOKEN_CREATE: %s", tk_errname(res.err));
-		return 1;
-	}
+	token = tk_must_token(&ns, mnt, "/sys/fs/bpf");
+	token_any = tk_must_token(&ns, mnt_any, "/tmp/any");
 
 	/* 1-4: masks */
 	res = tk_call(&ns, TK_OP_FDINFO, token, 0, 0, 0, NULL, NULL);

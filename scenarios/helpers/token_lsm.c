@@ -88,12 +88,7 @@ int main(void)
 	tgid = (__u32)res.rc;
 	mnt = tk_must_mount(&ns, &(struct tk_deleg){ "map_create:prog_load", "array", "socket_filter", "any" },
 			    "/sys/fs/bpf");
-	res = tk_call(&ns, TK_OP_TOKEN, mnt, 0, 0, 0, NULL, NULL);
-	if (res.rc < 0) {
-		tap_diag("setup: BPF_TOKEN_CREATE: %s", tk_errname(res.err));
-		return 1;
-	}
-	token = res.rc;
+	token = tk_must_token(&ns, mnt, "/sys/fs/bpf");
 
 	/* 4: policy installed, nothing denied */
 	set_policy(map_fd, tgid, 0, 0);

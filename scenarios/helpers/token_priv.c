@@ -36,12 +36,7 @@ int main(void)
 	tk_start(&ns, NULL);
 	mnt = tk_must_mount(&ns, &(struct tk_deleg){ "prog_load", NULL, "socket_filter", "any" },
 			    "/sys/fs/bpf");
-	res = tk_call(&ns, TK_OP_TOKEN, mnt, 0, 0, 0, NULL, NULL);
-	if (res.rc < 0) {
-		tap_diag("setup: BPF_TOKEN_CREATE: %s", tk_errname(res.err));
-		return 1;
-	}
-	token = res.rc;
+	token = tk_must_token(&ns, mnt, "/sys/fs/bpf");
 
 	/* 2-3: in the container */
 	res = tk_call(&ns, TK_OP_PROG, token, BPF_PROG_TYPE_SOCKET_FILTER, 0, TK_PROG_READ_KERNEL,

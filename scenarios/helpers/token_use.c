@@ -25,12 +25,7 @@ int main(void)
 		      "/sys/fs/bpf");
 	res = tk_call(&ns, TK_OP_OPEN, -1, 0, 0, 0, "/sys/fs/bpf", NULL);
 	root = res.rc;
-	res = tk_call(&ns, TK_OP_TOKEN, root, 0, 0, 0, NULL, NULL);
-	if (res.rc < 0) {
-		tap_diag("setup: BPF_TOKEN_CREATE: %s", tk_errname(res.err));
-		return 1;
-	}
-	token = res.rc;
+	token = tk_must_token(&ns, root, "/sys/fs/bpf");
 
 	/* 1-3: maps */
 	res = tk_call(&ns, TK_OP_MAP, token, BPF_MAP_TYPE_ARRAY, 0, 0, NULL, NULL);
@@ -68,12 +63,7 @@ int main(void)
 	/* 11-14: a BPF FS that delegates only BPF_MAP_CREATE (all types) */
 	mnt2 = tk_must_mount(&ns, &(struct tk_deleg){ "map_create", "any", "any", "any" },
 			     "/tmp/maps-only");
-	res = tk_call(&ns, TK_OP_TOKEN, mnt2, 0, 0, 0, NULL, NULL);
-	if (res.rc < 0) {
-		tap_diag("setup: BPF_TOKEN_CREATE on /tmp/maps-only: %s", tk_errname(res.err));
-		return 1;
-	}
-	token2 = res.rc;
+	token2 = tk_must_token(&ns, mnt2, "/tmp/maps-only");
 	res = tk_call(&ns, TK_OP_MAP, token2, BPF_MAP_TYPE_HASH, 0, 0, NULL, NULL);
 	tk_ok(&t, &res, "BPF_MAP_CREATE hash with a map_create-only token");
 	res = tk_call(&ns, TK_OP_BTF, token2, 0, 0, 0, NULL, NULL);

@@ -18,6 +18,8 @@ mk g/70-hang '# timeout: 1
 echo 1..1; sleep 30'
 mk g/80-emptyplan 'echo 1..0'
 mk h/10-other 'echo 1..1; echo ok 1'
+mk h/20-slow '# timeout: 1
+echo 1..1; sleep 2; echo ok 1'
 
 out=$(SCENARIO_ROOT=$root "$runner" g)
 n=0 failed=0
@@ -25,7 +27,7 @@ expect() {
 	n=$((n + 1))
 	if grep -qE "$1" <<<"$out"; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi
 }
-echo "1..11"
+echo "1..12"
 expect '^1\.\.8$' "runs only the selected group"
 expect '^ok 1 - g/10-pass( |$)' "a scenario whose tests all pass passes"
 expect '^not ok 2 - g/20-notok ' "a 'not ok' fails the scenario"
@@ -36,6 +38,8 @@ expect '^ok 6 - g/60-skip # SKIP unsupported: probe said EINVAL$' "a skip keeps 
 expect '^not ok 7 - g/70-hang # timeout after 1s$' "a hung scenario is killed and fails"
 expect '^not ok 8 - g/80-emptyplan ' "an empty plan without SKIP fails"
 expect '^    not ok 2$' "the scenario's own TAP is kept, indented"
-out=$(SCENARIO_ROOT=$root "$runner" g/10-pass h)
+out=$(SCENARIO_ROOT=$root "$runner" g/10-pass h/10-other)
 expect '^1\.\.2$' "selects single scenarios and groups together"
+out=$(SCENARIO_ROOT=$root SCENARIO_TIMEOUT_SCALE=4 "$runner" h/20-slow)
+expect '^ok 1 - h/20-slow ' "SCENARIO_TIMEOUT_SCALE stretches a scenario's limit"
 exit $failed

@@ -21,7 +21,10 @@ limit=${GUEST_TIMEOUT:-1800}
 append="console=ttyS0 rdinit=/init panic=-1 loglevel=6 lsm=landlock,lockdown,yama,integrity,bpf"
 append+=" guest.mode=$mode${scenarios:+ guest.scenarios=$scenarios} ${GUEST_APPEND:-}"
 # KASAN, lockdep and kmemleak under TCG: measured up to 60 times slower.
-[[ $kernel != *-debug ]] || append+=" guest.timeout_scale=${DEBUG_TIMEOUT_SCALE:-8}"
+if [[ $kernel == *-debug ]]; then
+	limit=${GUEST_TIMEOUT:-5400}
+	append+=" guest.timeout_scale=${DEBUG_TIMEOUT_SCALE:-8}"
+fi
 
 # A run whose every input is unchanged would print the same results: a
 # clean earlier run (guest finished, nothing failed, console clean) is

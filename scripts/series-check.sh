@@ -31,13 +31,15 @@ git -C "$work" checkout -q -f --detach pristine
 "$repo_root/scripts/kernel-config.sh" "$work/out-bisect"
 for p in "${patches[@]}"; do
 	git -C "$work" am -q "$series_dir/$p" || die "$p does not apply"
-	# libbpf patches build the library; the kernel itself is unchanged.
-	if git -C "$work" diff --name-only HEAD~1 | grep -qv '^tools/lib/bpf/'; then
+	# What the patch touches is built: the kernel, and libbpf for tools/.
+	changed=$(git -C "$work" diff --name-only HEAD~1)
+	if grep -qv '^tools/' <<<"$changed"; then
 		run_logged "bisect-${p%%-*}" make -C "$work" O="$work/out-bisect" -j"${JOBS:-$(nproc)}" \
 			CC="ccache gcc" HOSTCC="ccache gcc" vmlinux
-	else
+	fi
+	if grep -q '^tools/' <<<"$changed"; then
 		mkdir -p "$work/out-libbpf"
-		run_logged "bisect-${p%%-*}" make -C "$work/tools/lib/bpf" -j"${JOBS:-$(nproc)}" \
+		run_logged "bisect-${p%%-*}-libbpf" make -C "$work/tools/lib/bpf" -j"${JOBS:-$(nproc)}" \
 			OUTPUT="$work/out-libbpf/" CC="ccache gcc" BUILD_STATIC_ONLY=1 "$work/out-libbpf/libbpf.a"
 	fi
 done

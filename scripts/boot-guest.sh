@@ -52,7 +52,7 @@ qemu=$!
 # with a register dump instead of exiting. End it at once.
 (
 	while kill -0 $qemu 2>/dev/null; do
-		if grep -qE 'KVM internal error|emulation failure|KVM: entry failed' "$results/qemu.log" 2>/dev/null; then
+		if grep -qE "$kvm_failure" "$results/qemu.log" 2>/dev/null; then
 			echo "KVM stopped the guest" > "$results/kvm-failed"
 			kill $qemu
 			exit 0

@@ -43,7 +43,7 @@ boots_image() {
 		-serial "file:$dir/console" >/dev/null 2>"$dir/stderr" &
 	qemu=$!
 	while kill -0 $qemu 2>/dev/null && [ $waited -lt 30 ] &&
-		! grep -qE 'KVM internal error|emulation failure|entry failed' "$dir/stderr"; do
+		! grep -qE "$kvm_failure" "$dir/stderr"; do
 		sleep 1; waited=$((waited + 1))
 	done
 	kill $qemu 2>/dev/null || true

@@ -9,6 +9,10 @@ mkdir -p "$log_dir"
 # The QEMU machine every guest runs on, the accelerator aside.
 # shellcheck disable=SC2034
 guest_machine=(-cpu max -smp 2 -m 2048 -nodefaults -no-user-config -display none -no-reboot)
+# What QEMU prints on stderr when KVM stops a guest it cannot run; the
+# guest is then paused, not ended.
+# shellcheck disable=SC2034
+kvm_failure='KVM internal error|emulation failure|KVM: entry failed'
 
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }

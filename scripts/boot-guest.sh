@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Boot one kernel of the matrix under QEMU with the guest initramfs and
-# collect its results: build/results/KERNEL/{console.log,tap}.
+# collect its results: build/results/KERNEL/{console.log,tap}. KERNEL
+# names an image in build/images, or a variant in lib.sh's table.
 # Fails when the guest hangs, stops early, or its console shows an oops,
 # BUG, WARNING, KASAN report or panic.
 # Usage: boot-guest.sh KERNEL [check|demo] [SCENARIO...]
@@ -11,7 +12,9 @@ kernel=${1:?usage: boot-guest.sh KERNEL [check|demo] [SCENARIO...]}
 mode=${2:-check}
 shift $(( $# >= 2 ? 2 : 1 ))
 scenarios=$(IFS=,; echo "$*")
-image=$build_dir/images/$kernel.bzImage
+# patched-fred is the patched image booted with fred=on (lib.sh).
+read -r image_name extra_args <<<"${guest_variants[$kernel]:-$kernel}"
+image=$build_dir/images/$image_name.bzImage
 initrd=$build_dir/rootfs/initrd.cpio.gz
 results=$build_dir/results/$kernel
 limit=${GUEST_TIMEOUT:-1800}
@@ -19,9 +22,9 @@ limit=${GUEST_TIMEOUT:-1800}
 [ -f "$initrd" ] || die "$initrd missing: run 'make rootfs'"
 
 append="console=ttyS0 rdinit=/init panic=-1 loglevel=6 lsm=landlock,lockdown,yama,integrity,bpf"
-append+=" guest.mode=$mode${scenarios:+ guest.scenarios=$scenarios} ${GUEST_APPEND:-}"
+append+="${extra_args:+ $extra_args} guest.mode=$mode${scenarios:+ guest.scenarios=$scenarios} ${GUEST_APPEND:-}"
 # KASAN, lockdep and kmemleak under TCG: measured up to 60 times slower.
-if [[ $kernel == *-debug ]]; then
+if [[ $image_name == *-debug ]]; then
 	limit=${GUEST_TIMEOUT:-5400}
 	append+=" guest.timeout_scale=${DEBUG_TIMEOUT_SCALE:-8}"
 fi

@@ -9,6 +9,15 @@ mkdir -p "$log_dir"
 # The QEMU machine every guest runs on, the accelerator aside.
 # shellcheck disable=SC2034
 guest_machine=(-cpu max -smp 2 -m 2048 -nodefaults -no-user-config -display none -no-reboot)
+# Matrix kernels that boot another kernel's image with more on its
+# command line: NAME -> "IMAGE ARG...". Any other NAME boots
+# build/images/NAME.bzImage as it is. FRED is off unless fred=on, so
+# the patched image runs the suite once each way.
+# shellcheck disable=SC2034
+declare -gA guest_variants=(
+	[patched-fred]="patched fred=on"
+	[patched-debug-fred]="patched-debug fred=on"
+)
 # What QEMU prints on stderr when KVM stops a guest it cannot run; the
 # guest is then paused, not ended.
 # shellcheck disable=SC2034

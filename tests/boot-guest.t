@@ -7,12 +7,14 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/bin" "$tmp/build/images" "$tmp/build/rootfs"
-: > "$tmp/build/images/fake.bzImage"
+for image in fake patched patched-debug; do : > "$tmp/build/images/$image.bzImage"; done
 : > "$tmp/build/rootfs/initrd.cpio.gz"
 # The stand-in writes the two serial files as FAKE_QEMU says.
 cat > "$tmp/bin/qemu-system-x86_64" <<'FAKE'
 #!/usr/bin/env bash
 [ "$1" = --version ] && { echo "QEMU emulator version 0 (stand-in)"; exit 0; }
+# One argument a line, for the tests of what a kernel name boots.
+printf '%s\n' "$@" > "$FAKE_ARGS"
 serials=()
 while [ $# -gt 0 ]; do
 	[ "$1" = -serial ] && serials+=("${2#file:}")
@@ -31,19 +33,40 @@ FAKE
 chmod +x "$tmp/bin/qemu-system-x86_64"
 
 n=0 failed=0
-# launch MODE EXPECTED-RC PATTERN DESCRIPTION
+# launch MODE EXPECTED-RC PATTERN DESCRIPTION   (KERNEL=fake, RERUN=1)
 launch() {
 	local rc=0 out start=$SECONDS
 	n=$((n + 1))
 	out=$(PATH=$tmp/bin:$PATH BUILD_DIR=$tmp/build GUEST_ACCEL=kvm GUEST_TIMEOUT=3 FAKE_QEMU=$1 GUEST_RERUN=${RERUN-1} \
-		"$repo/scripts/boot-guest.sh" fake 2>&1) || rc=$?
+		FAKE_ARGS=$tmp/args "$repo/scripts/boot-guest.sh" "${KERNEL:-fake}" 2>&1) || rc=$?
 	if [ $rc -eq "$2" ] && grep -qE "$3" <<<"$out" && [ $((SECONDS - start)) -lt 20 ]; then
 		echo "ok $n - $4"
 	else
 		echo "not ok $n - $4 (exit $rc)"; sed 's/^/# /' <<<"$out"; failed=1
 	fi
 }
-echo "1..10"
+# booted KERNEL IMAGE WANTED UNWANTED DESCRIPTION: KERNEL boots
+# build/images/IMAGE.bzImage with a command line that matches the
+# pattern WANTED and not UNWANTED.
+booted() {
+	local rc=0 out kernel_arg append_arg
+	n=$((n + 1))
+	out=$(PATH=$tmp/bin:$PATH BUILD_DIR=$tmp/build GUEST_ACCEL=kvm GUEST_TIMEOUT=3 FAKE_QEMU=ok GUEST_RERUN=1 \
+		FAKE_ARGS=$tmp/args "$repo/scripts/boot-guest.sh" "$1" 2>&1) || rc=$?
+	kernel_arg=$(grep -A1 -x -- -kernel "$tmp/args" | tail -n 1)
+	append_arg=$(grep -A1 -x -- -append "$tmp/args" | tail -n 1)
+	if [ $rc -eq 0 ] && [ "$kernel_arg" = "$tmp/build/images/$2.bzImage" ] && grep -qE -- "$3" <<<"$append_arg" &&
+		! grep -qE -- "$4" <<<"$append_arg" && [ -s "$tmp/build/results/$1/tap" ]; then
+		echo "ok $n - $5"
+	else
+		echo "not ok $n - $5 (exit $rc)"
+		sed 's/^/# /' <<<"$out
+-kernel $kernel_arg
+-append $append_arg"
+		failed=1
+	fi
+}
+echo "1..15"
 launch ok 0 'fake: guest finished' "a guest that finishes its scenarios passes"
 launch early 1 'error: fake: guest stopped before the scenarios finished' "a guest that stops early fails"
 launch panic 1 'error: fake: kernel reported a problem' "a kernel panic on the console fails"
@@ -55,4 +78,13 @@ launch ok 0 'fake: guest finished' "a clean run"
 RERUN= launch hang 0 'fake: inputs unchanged since the clean run' "an unchanged clean run is reused"
 launch hang 1 'error: fake: guest hung' "GUEST_RERUN=1 boots again"
 RERUN= launch hang 1 'error: fake: guest hung' "a failed run is never reused"
+# Kernel names that are an image plus command-line arguments (lib.sh).
+booted patched patched '^console=ttyS0 ' 'fred=' "patched boots patched.bzImage without fred="
+booted patched-fred patched ' fred=on ' 'timeout_scale' "patched-fred boots patched.bzImage with fred=on"
+booted patched-debug-fred patched-debug ' fred=on .*guest\.timeout_scale=8' '^$' \
+	"patched-debug-fred boots patched-debug.bzImage with fred=on and the debug time limits"
+KERNEL=patched-fred RERUN= launch hang 0 'patched-fred: inputs unchanged since the clean run' \
+	"patched-fred's clean run is reused"
+KERNEL=patched-fred RERUN= GUEST_APPEND=quiet launch hang 1 'error: patched-fred: guest hung' \
+	"a changed command line boots again"
 exit $failed

@@ -1,17 +1,21 @@
 # Entry points: `make demo` and `make check`. The steps below run in the
 # order listed; each script skips work whose inputs have not changed.
 #
-#   make check [KERNELS="patched reference stock"] [SCENARIOS="pidfd token/10-create"] [KERNEL_DEBUG=1]
+#   make check [KERNELS="patched patched-fred reference stock"] [SCENARIOS="pidfd token/10-create"] [KERNEL_DEBUG=1]
 #   make demo
+#
+# patched-fred boots the patched image with fred=on (scripts/lib.sh);
+# KERNEL_DEBUG=1 swaps in the debug image for both: patched-debug and
+# patched-debug-fred.
 
 SHELL := /bin/bash
 BUILD := $(CURDIR)/build
-KERNELS ?= patched reference stock
+KERNELS ?= patched patched-fred reference stock
 SCENARIOS ?=
 KERNEL_DEBUG ?=
 
 ifeq ($(KERNEL_DEBUG),1)
-MATRIX_KERNELS := $(patsubst patched,patched-debug,$(KERNELS))
+MATRIX_KERNELS := $(patsubst patched%,patched-debug%,$(KERNELS))
 else
 MATRIX_KERNELS := $(KERNELS)
 endif
@@ -21,9 +25,11 @@ endif
 help:
 	@echo "make demo        boot the patched guest and show delegated BPF in a container"
 	@echo "make check       host unit tests, then the scenarios on the kernel matrix"
-	@echo "  KERNELS=...    kernels to run (default: patched reference stock)"
+	@echo "  KERNELS=...    kernels to run (default: patched patched-fred reference stock;"
+	@echo "                 patched-fred is the patched image booted with fred=on)"
 	@echo "  SCENARIOS=...  groups or group/name to run (default: all)"
 	@echo "  KERNEL_DEBUG=1 use the KASAN/lockdep/kmemleak build of the patched kernel"
+	@echo "                 (patched-debug, patched-debug-fred)"
 	@echo "  GUEST_RERUN=1  boot guests whose inputs are unchanged since a clean run"
 	@echo "  GUEST_ACCEL=kvm|tcg  skip the KVM probe"
 	@echo "steps: deps kernel kernel-debug prebuilt userspace rootfs unit-tests"

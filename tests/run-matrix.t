@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Host test of the matrix's judgement against a stand-in QEMU: every
+# patched* kernel is held to the reference, and stock may only skip with
+# an 'unsupported:' reason.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/bin" "$tmp/build/images" "$tmp/build/rootfs"
+for image in patched reference stock; do echo "$image" > "$tmp/build/images/$image.bzImage"; done
+: > "$tmp/build/rootfs/initrd.cpio.gz"
+# The stand-in passes g/10-a on every kernel but stock, which skips it;
+# FAKE_FRED=fail fails it on every kernel booted with fred=on.
+cat > "$tmp/bin/qemu-system-x86_64" <<'FAKE'
+#!/usr/bin/env bash
+[ "$1" = --version ] && { echo "QEMU emulator version 0 (stand-in)"; exit 0; }
+serials=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	-serial) serials+=("${2#file:}") ;;
+	-kernel) image=$(cat "$2") ;;
+	-append) append=$2 ;;
+	esac
+	shift
+done
+if [ "$image" = stock ]; then echo "ok 1 - g/10-a # SKIP unsupported: no a"
+elif [[ " $append " == *" fred=on "* && $FAKE_FRED == fail ]]; then echo "not ok 1 - g/10-a # exit 1"
+else echo "ok 1 - g/10-a # 1s"; fi > "${serials[1]}"
+echo "# guest: done" >> "${serials[1]}"
+FAKE
+chmod +x "$tmp/bin/qemu-system-x86_64"
+
+n=0 failed=0
+out=""
+# matrix FAKE_FRED KERNELS...: run the matrix, its output in $out.
+matrix() {
+	local fred=$1; shift
+	out=$(PATH=$tmp/bin:$PATH BUILD_DIR=$tmp/build GUEST_ACCEL=tcg GUEST_RERUN=1 FAKE_FRED=$fred \
+		KERNELS="$*" "$repo/scripts/run-matrix.sh" 2>&1) && out+=$'\nexit 0' || out+=$'\nexit 1'
+}
+expect() {
+	n=$((n + 1))
+	if grep -qE "$1" <<<"$out"; then echo "ok $n - $2"; else echo "not ok $n - $2"; sed 's/^/# /' <<<"$out"; failed=1; fi
+}
+echo "1..6"
+matrix pass patched patched-fred reference stock
+expect '^g/10-a +pass +pass +pass +skip *$' "one column per kernel, patched-fred included"
+expect '^3 passed, 0 failed$' "patched, patched-fred and reference pass, stock skips"
+expect '^1 skipped ' "stock's 'unsupported:' skip is counted"
+expect '^exit 0$' "a matrix that agrees passes"
+matrix fail patched patched-fred reference stock
+expect '^  disagreement on g/10-a: patched-fred=fail reference=pass$' \
+	"the second patched kernel is held to the reference too"
+expect '^exit 1$' "a patched kernel that disagrees fails the matrix"
+exit $failed

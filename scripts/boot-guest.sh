@@ -16,7 +16,7 @@ scenarios=$(IFS=,; echo "$*")
 read -r image_name extra_args <<<"${guest_variants[$kernel]:-$kernel}"
 image=$build_dir/images/$image_name.bzImage
 initrd=$build_dir/rootfs/initrd.cpio.gz
-results=$build_dir/results/$kernel
+results=$results_dir/$kernel
 limit=${GUEST_TIMEOUT:-1800}
 [ -f "$image" ] || die "$image missing"
 [ -f "$initrd" ] || die "$initrd missing: run 'make rootfs'"

@@ -4,6 +4,8 @@
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${BUILD_DIR:-$repo_root/build}
 log_dir=$build_dir/logs
+# Guest results; a separate RESULTS_DIR lets two matrices run side by side.
+results_dir=${RESULTS_DIR:-$build_dir/results}
 mkdir -p "$log_dir"
 
 # The QEMU machine every guest runs on, the accelerator aside.

@@ -12,13 +12,14 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 kernels=(${KERNELS:-patched patched-fred reference stock})
-results=$build_dir/results
+results=$results_dir
 passed=0 failed=0 skipped=0
 failures=()
 fail() { failed=$((failed + 1)); failures+=("$1"); }
 
-# One matrix at a time: runs share build/results and the CPUs.
-exec {matrix_lock}>"$build_dir/.matrix.lock"
+# One matrix at a time per results folder.
+mkdir -p "$results"
+exec {matrix_lock}>"$results/.matrix.lock"
 flock "$matrix_lock"
 # Guests run side by side: a TCG guest running one scenario at a time
 # keeps about one host core busy.

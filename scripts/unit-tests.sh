@@ -4,7 +4,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-out=$build_dir/results/unit
+out=$results_dir/unit
 rm -rf "$out"; mkdir -p "$out"
 passed=0 failed=0
 

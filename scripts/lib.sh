@@ -4,7 +4,8 @@
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${BUILD_DIR:-$repo_root/build}
 log_dir=$build_dir/logs
-# Guest results; a separate RESULTS_DIR lets two matrices run side by side.
+# Guest results; with a RESULTS_DIR of its own, a second matrix keeps its
+# results apart (it still waits for the first: run-matrix.sh).
 results_dir=${RESULTS_DIR:-$build_dir/results}
 mkdir -p "$log_dir"
 

@@ -37,7 +37,7 @@ n=0 failed=0
 launch() {
 	local rc=0 out start=$SECONDS
 	n=$((n + 1))
-	out=$(PATH=$tmp/bin:$PATH BUILD_DIR=$tmp/build GUEST_ACCEL=kvm GUEST_TIMEOUT=3 FAKE_QEMU=$1 GUEST_RERUN=${RERUN-1} \
+	out=$(PATH=$tmp/bin:$PATH BUILD_DIR=$tmp/build RESULTS_DIR=$tmp/build/results GUEST_ACCEL=kvm GUEST_TIMEOUT=3 FAKE_QEMU=$1 GUEST_RERUN=${RERUN-1} \
 		FAKE_ARGS=$tmp/args "$repo/scripts/boot-guest.sh" "${KERNEL:-fake}" 2>&1) || rc=$?
 	if [ $rc -eq "$2" ] && grep -qE "$3" <<<"$out" && [ $((SECONDS - start)) -lt 20 ]; then
 		echo "ok $n - $4"
@@ -51,7 +51,7 @@ launch() {
 booted() {
 	local rc=0 out kernel_arg append_arg
 	n=$((n + 1))
-	out=$(PATH=$tmp/bin:$PATH BUILD_DIR=$tmp/build GUEST_ACCEL=kvm GUEST_TIMEOUT=3 FAKE_QEMU=ok GUEST_RERUN=1 \
+	out=$(PATH=$tmp/bin:$PATH BUILD_DIR=$tmp/build RESULTS_DIR=$tmp/build/results GUEST_ACCEL=kvm GUEST_TIMEOUT=3 FAKE_QEMU=ok GUEST_RERUN=1 \
 		FAKE_ARGS=$tmp/args "$repo/scripts/boot-guest.sh" "$1" 2>&1) || rc=$?
 	kernel_arg=$(grep -A1 -x -- -kernel "$tmp/args" | tail -n 1)
 	append_arg=$(grep -A1 -x -- -append "$tmp/args" | tail -n 1)

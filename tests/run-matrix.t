@@ -36,7 +36,7 @@ out=""
 # matrix FAKE_FRED KERNELS...: run the matrix, its output in $out.
 matrix() {
 	local fred=$1; shift
-	out=$(PATH=$tmp/bin:$PATH BUILD_DIR=$tmp/build GUEST_ACCEL=tcg GUEST_RERUN=1 FAKE_FRED=$fred \
+	out=$(PATH=$tmp/bin:$PATH BUILD_DIR=$tmp/build RESULTS_DIR=$tmp/build/results GUEST_ACCEL=tcg GUEST_RERUN=1 FAKE_FRED=$fred \
 		KERNELS="$*" "$repo/scripts/run-matrix.sh" 2>&1) && out+=$'\nexit 0' || out+=$'\nexit 1'
 }
 expect() {

@@ -1,7 +1,7 @@
 # Entry points: `make demo` and `make check`. The steps below run in the
 # order listed; each script skips work whose inputs have not changed.
 #
-#   make check [KERNELS="patched patched-fred reference stock"] [SCENARIOS="pidfd token/10-create"] [KERNEL_DEBUG=1]
+#   make check [KERNELS="patched patched-fred reference stock"] [SCENARIOS="pidfd token/20-token-create"] [KERNEL_DEBUG=1]
 #   make demo
 #
 # patched-fred boots the patched image with fred=on (scripts/lib.sh);
@@ -20,7 +20,7 @@ else
 MATRIX_KERNELS := $(KERNELS)
 endif
 
-.PHONY: help deps kernel kernel-debug prebuilt userspace rootfs unit-tests check demo series-check clean
+.PHONY: scenario-filter help deps kernel kernel-debug prebuilt userspace rootfs unit-tests check demo series-check clean
 
 help:
 	@echo "make demo        boot the patched guest and show delegated BPF in a container"
@@ -63,7 +63,12 @@ rootfs: deps userspace
 unit-tests: deps
 	@scripts/unit-tests.sh
 
-check: unit-tests kernel $(if $(KERNEL_DEBUG),kernel-debug) prebuilt rootfs
+# The filter is checked first: a word that names no scenario fails before
+# anything is built or booted.
+scenario-filter:
+	@scripts/scenario-filter.sh $(SCENARIOS)
+
+check: scenario-filter unit-tests kernel $(if $(KERNEL_DEBUG),kernel-debug) prebuilt rootfs
 	@KERNELS="$(MATRIX_KERNELS)" scripts/run-matrix.sh $(SCENARIOS)
 
 demo: kernel prebuilt rootfs

@@ -11,6 +11,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
+"$repo_root/scripts/scenario-filter.sh" "$@"
 kernels=(${KERNELS:-patched patched-fred reference stock})
 results=$results_dir
 passed=0 failed=0 skipped=0

@@ -20,7 +20,7 @@ else
 MATRIX_KERNELS := $(KERNELS)
 endif
 
-.PHONY: scenario-filter help deps kernel kernel-debug prebuilt userspace rootfs unit-tests check demo series-check clean
+.PHONY: scenario-filter help deps kernel-tree kernel kernel-debug prebuilt userspace rootfs unit-tests check demo series-check clean
 
 help:
 	@echo "make demo        boot the patched guest and show delegated BPF in a container"
@@ -32,15 +32,17 @@ help:
 	@echo "                 (patched-debug, patched-debug-fred)"
 	@echo "  GUEST_RERUN=1  boot guests whose inputs are unchanged since a clean run"
 	@echo "  GUEST_ACCEL=kvm|tcg  skip the KVM probe"
-	@echo "steps: deps kernel kernel-debug prebuilt userspace rootfs unit-tests"
-	@echo "make series-check  checkpatch every patch; BISECT=1 also builds after each"
+	@echo "steps: deps kernel-tree kernel kernel-debug prebuilt userspace rootfs unit-tests"
+	@echo "make series-check  checkpatch every patch (no kernel build); BISECT=1 also builds after each"
 	@echo "make clean       remove build/ (keeps the ccache)"
 
 deps:
 	@scripts/install-deps.sh
 
-kernel: deps
+kernel-tree: deps
 	@scripts/kernel-tree.sh
+
+kernel: kernel-tree
 	@scripts/kernel-build.sh default
 
 kernel-debug: kernel
@@ -74,7 +76,9 @@ check: scenario-filter unit-tests kernel $(if $(KERNEL_DEBUG),kernel-debug) preb
 demo: kernel prebuilt rootfs
 	@scripts/demo.sh
 
-series-check: kernel
+# checkpatch needs only the patched tree; BISECT=1 builds in a worktree of
+# its own.
+series-check: kernel-tree
 	@scripts/series-check.sh $(if $(BISECT),--build)
 
 clean:

@@ -11,23 +11,17 @@
 #include <sys/stat.h>
 
 #include "bpffs.h"
+#include "errname.h"
 #include "kernel.h"
 #include "mounts.h"
 
 static const char *errname(int e)
 {
-	switch (e) {
-	case EINVAL: return "EINVAL";
-	case EBADF: return "EBADF";
-	case EPERM: return "EPERM";
-	case ENOSYS: return "ENOSYS";
-	case ENODEV: return "ENODEV";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case ENOENT: return "ENOENT";
-	case EACCES: return "EACCES";
-	case 0: return "success";
-	default: return strerror(e);
-	}
+	const char *n = shim_errno_name(e);
+
+	if (e == 0)
+		return "success";
+	return n ? n : strerror(e);
 }
 
 int shim_bpf_token_probe(char *reason, size_t len)
@@ -58,8 +52,10 @@ int shim_bpf_token_probe(char *reason, size_t len)
 	 */
 	fsfd = sys_fsopen("bpf", SHIM_FSOPEN_CLOEXEC);
 	if (fsfd < 0) {
-		snprintf(reason, len, "fsopen(\"bpf\"): %s", errname(errno));
-		return 0;
+		e = errno;
+		snprintf(reason, len, "fsopen(\"bpf\"): %s", errname(e));
+		/* A kernel with tokens, but we may not make a BPF FS here. */
+		return e == EPERM || e == EACCES ? -1 : 0;
 	}
 	r = sys_fsconfig(fsfd, SHIM_FSCONFIG_SET_STRING, "delegate_cmds",
 			 "shim_probe_no_such_command", 0);
@@ -70,6 +66,29 @@ int shim_bpf_token_probe(char *reason, size_t len)
 	}
 	snprintf(reason, len, "BPF_TOKEN_CREATE: EBADF, delegate_cmds: EINVAL for an unknown name");
 	return 1;
+}
+
+int shim_bpf_token_require(const struct shim_config *cfg, char *reason,
+			   size_t len, struct shim_err *err)
+{
+	const char *opt = "--bpf-delegate-*";
+	int r = shim_bpf_token_probe(reason, len);
+
+	for (int k = SHIM_DELEG_NR - 1; k >= 0; k--)
+		if (cfg->delegate[k])
+			opt = shim_deleg_flag(k);
+	if (r > 0)
+		return 0;
+	if (r == 0)
+		return shim_fail(err, 0, "%s", SHIM_NO_BPF_TOKEN_MSG);
+	/*
+	 * Not the kernel: the shim lacks the privilege.  Say which call
+	 * failed and how to get on, not "this kernel cannot".
+	 */
+	shim_fail(err, 0, "%s needs root: %s", opt, reason);
+	return shim_fail_note(err, "this kernel has BPF tokens, but only a shim with CAP_SYS_ADMIN "
+			      "in the initial user namespace can create a delegated BPF FS: "
+			      "run it as root, or leave out the --bpf-delegate-* options");
 }
 
 int shim_delegation_resolve(const struct shim_config *cfg,
@@ -121,8 +140,13 @@ int shim_bpffs_configure(int fsfd, const struct shim_delegation *d,
 		if (sys_fsconfig(fsfd, SHIM_FSCONFIG_SET_STRING, shim_deleg_option(k),
 				 d->value[k], 0) == 0)
 			continue;
-		shim_fail(err, errno, "fsconfig %s=%s", shim_deleg_option(k), d->value[k]);
+		shim_fail(err, errno, "%s: fsconfig %s=%s", shim_deleg_flag(k),
+			  shim_deleg_option(k), d->value[k]);
 		note_fc_log(fsfd, err);
+		if (err->errnum == EPERM)
+			return shim_fail_note(err, "a non-empty delegate_* option needs CAP_SYS_ADMIN in "
+					      "the initial user namespace: run the shim as root on the host, "
+					      "not inside a user namespace");
 		return -1;
 	}
 	if (sys_fsconfig(fsfd, SHIM_FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0) {

@@ -9,10 +9,19 @@
 	"this kernel cannot delegate BPF (needs Linux 6.9+ or this project's kernel series)"
 
 /*
- * Does the kernel support BPF tokens?  Returns 1 yes, 0 no (reason says
- * what was probed and what came back).  Needs init-userns CAP_SYS_ADMIN.
+ * Does the kernel support BPF tokens?  Returns 1 yes, 0 no, -1 cannot
+ * tell because the caller may not create a BPF FS (fsopen: EPERM); reason
+ * says what was probed and what came back.  Needs init-userns
+ * CAP_SYS_ADMIN for a yes.
  */
 int shim_bpf_token_probe(char *reason, size_t len);
+/*
+ * The probe for shim run: 0 when delegation can work, else -1 with err
+ * saying why: SHIM_NO_BPF_TOKEN_MSG for the kernel, or what failed and
+ * what to do for a missing privilege.  reason gets the probe's detail.
+ */
+int shim_bpf_token_require(const struct shim_config *cfg, char *reason,
+			   size_t len, struct shim_err *err);
 
 /* The resolved delegation: per option the value passed to fsconfig. */
 struct shim_delegation {

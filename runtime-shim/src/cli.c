@@ -24,8 +24,8 @@ void shim_usage(FILE *out)
 "  --env K=V              set an environment variable; K alone copies it from\n"
 "                         the shim's environment (repeatable)\n"
 "  --cwd DIR              working directory of CMD (default: /)\n"
-"  --net none|host        none: a new network namespace with only loopback\n"
-"                         (default); host: share the host's network\n"
+"  --net none|host        none: a new network namespace with only loopback,\n"
+"                         which is up (default); host: share the host's network\n"
 "  --uid-map IN:OUT:COUNT map container UIDs IN.. to host UIDs OUT..\n"
 "                         (repeatable; default 0:100000:65536)\n"
 "  --gid-map IN:OUT:COUNT the same for GIDs (default 0:100000:65536);\n"
@@ -34,7 +34,8 @@ void shim_usage(FILE *out)
 "                         system call filter of CMD (default: default).\n"
 "                         FILE has one rule per line: SYSCALL [ACTION], with\n"
 "                         ACTION one of errno (EPERM, the default), errno:N or\n"
-"                         errno:ENAME, kill, trap, log, allow; a line\n"
+"                         errno:ENAME (any errno name: EACCES, ENOSYS, ...),\n"
+"                         kill, trap, log, allow; a line\n"
 "                         \"default ACTION\" sets the action of other system\n"
 "                         calls (default allow); '#' starts a comment\n"
 "\n"
@@ -60,10 +61,12 @@ void shim_usage(FILE *out)
 "  LXD and Incus do.  The default seccomp profile allows bpf(2) only then.\n"
 "\n"
 "Supervision:\n"
+"  --events FILE          write events to FILE, one JSON object a line:\n"
+"                         container-start, thread-exit, container-exit,\n"
+"                         thread-watch-unsupported (README.md has the fields)\n"
 "  --watch-threads        follow every thread of the container with a\n"
-"                         PIDFD_THREAD pidfd and report thread exits\n"
-"  --events FILE          write JSON lines events to FILE (thread-exit,\n"
-"                         container-exit)\n"
+"                         PIDFD_THREAD pidfd and report each thread's exit as a\n"
+"                         thread-exit event; needs --events FILE\n"
 "  --verbose              say what the shim does on stderr\n"
 "  --help                 show this text\n"
 "  --version              show the version\n"
@@ -79,7 +82,12 @@ void shim_usage(FILE *out)
 "  CMD is not found.\n"
 "\n"
 "Hardening: CMD runs with no_new_privs, the seccomp filter, and capabilities\n"
-"that are only effective in the container's user namespace.\n",
+"that are only effective in the container's user namespace.\n"
+"\n"
+"Privileges: as root, everything above.  Without root the shim can map only\n"
+"your own IDs and cannot delegate BPF: use\n"
+"  shim run --uid-map 0:$(id -u):1 --gid-map 0:$(id -g):1 --rootfs DIR CMD\n"
+"with a DIR you own and no --bpf-delegate-* option.\n",
 	      out);
 }
 
@@ -285,8 +293,11 @@ int shim_parse_args(int argc, char *const argv[], struct shim_config *cfg,
 	cfg->net = SHIM_NET_NONE;
 	cfg->seccomp = SHIM_SECCOMP_DEFAULT;
 
-	if (argc < 2)
-		return shim_fail(err, 0, "no command given (see shim --help)");
+	/* A bare "shim" shows what it can do, as runc does. */
+	if (argc < 2) {
+		cfg->help = true;
+		return 0;
+	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		cfg->help = true;

@@ -14,6 +14,7 @@
 #include "bpffs.h"
 #include "container.h"
 #include "kernel.h"
+#include "loopback.h"
 #include "mounts.h"
 #include "sync.h"
 
@@ -236,6 +237,9 @@ void shim_container_init(const struct shim_container *c)
 		shim_fail(&err, errno, "sethostname %s", c->cfg->hostname);
 		fail_setup(c, &err, SHIM_EXIT_ERROR);
 	}
+	/* A new network namespace: "only loopback" means loopback up. */
+	if (c->cfg->net == SHIM_NET_NONE && shim_loopback_up(&err))
+		fail_setup(c, &err, SHIM_EXIT_ERROR);
 	if (shim_setup_rootfs(c->rootfs, c->cfg->net, &err))
 		fail_setup(c, &err, SHIM_EXIT_ERROR);
 	if (shim_config_delegates(c->cfg)) {

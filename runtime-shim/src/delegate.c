@@ -25,6 +25,7 @@ static const char *const prefixes[SHIM_DELEG_NR] = {
 };
 
 const char *shim_deleg_option(int kind) { return option_names[kind]; }
+const char *shim_deleg_flag(int kind) { return flag_names[kind]; }
 const char *shim_deleg_what(int kind) { return what_names[kind]; }
 const char *shim_deleg_enum(int kind) { return enum_names[kind]; }
 const char *shim_deleg_prefix(int kind) { return prefixes[kind]; }
@@ -225,9 +226,13 @@ int shim_delegate_resolve(const struct shim_deleg_names *names, int kind,
 
 		while (*e && !is_sep(*e))
 			e++;
+		/*
+		 * Checked here, before the kernel sees the value: messages name
+		 * the option the user typed, not the fsconfig that never ran.
+		 */
 		if ((size_t)(e - p) >= sizeof(elem))
-			return shim_fail(err, EINVAL, "fsconfig %s=%s", option_names[kind], value),
-			       shim_fail_note(err, "element too long");
+			return shim_fail(err, 0, "%s=%s: element \"%.*s...\" too long",
+					 flag_names[kind], value, 16, p);
 		memcpy(elem, p, (size_t)(e - p));
 		elem[e - p] = '\0';
 
@@ -235,9 +240,8 @@ int shim_delegate_resolve(const struct shim_deleg_names *names, int kind,
 			m |= ~0ULL;
 		} else if ((ent = lookup(t, elem)) != NULL) {
 			if (ent->value >= 64)
-				return shim_fail(err, EINVAL, "fsconfig %s=%s", option_names[kind], value),
-				       shim_fail_note(err, "%s \"%s\" has value %u, beyond the 64 delegatable bits",
-						      what_names[kind], elem, ent->value);
+				return shim_fail(err, 0, "%s=%s: %s \"%s\" has value %u, beyond the 64 bits a BPF FS can delegate",
+						 flag_names[kind], value, what_names[kind], elem, ent->value);
 			m |= 1ULL << ent->value;
 		} else if (parse_number(elem, &num)) {
 			m = num;	/* the kernel's rule: a number replaces the mask */
@@ -245,19 +249,19 @@ int shim_delegate_resolve(const struct shim_deleg_names *names, int kind,
 			char valid[3072];
 
 			shim_delegate_valid_list(names, kind, valid, sizeof(valid));
-			shim_fail(err, EINVAL, "fsconfig %s=%s", option_names[kind], value);
+			shim_fail(err, 0, "%s=%s: unknown %s \"%s\"", flag_names[kind],
+				  value, what_names[kind], elem);
 			if (names->builtin)
-				return shim_fail_note(err, "unknown %s \"%s\"; valid: %s; names from %s",
-						      what_names[kind], elem, valid, names->source);
-			return shim_fail_note(err, "unknown %s \"%s\"; valid: %s",
-					      what_names[kind], elem, valid);
+				return shim_fail_note(err, "valid: %s; names from %s",
+						      valid, names->source);
+			return shim_fail_note(err, "valid: %s", valid);
 		}
 		if (normalized) {
 			int n = snprintf(normalized + off, normalized_len - off, "%s%s",
 					 off ? ":" : "", elem);
 
 			if (n < 0 || (size_t)n >= normalized_len - off)
-				return shim_fail(err, E2BIG, "fsconfig %s=%s", option_names[kind], value);
+				return shim_fail(err, E2BIG, "%s=%s", flag_names[kind], value);
 			off += (size_t)n;
 		}
 		if (*e == '\0')

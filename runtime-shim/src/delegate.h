@@ -28,6 +28,8 @@ struct shim_deleg_names {
 
 /* "delegate_cmds", ... */
 const char *shim_deleg_option(int kind);
+/* "--bpf-delegate-cmds", ...: the shim's option, for messages */
+const char *shim_deleg_flag(int kind);
 /* "command", "map type", "program type", "attach type" */
 const char *shim_deleg_what(int kind);
 /* "bpf_cmd", ... and the prefix stripped from member names */

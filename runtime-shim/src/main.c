@@ -21,6 +21,7 @@
 #include "events.h"
 #include "kernel.h"
 #include "profile.h"
+#include "rootless.h"
 #include "supervise.h"
 #include "sync.h"
 #include "threads.h"
@@ -83,10 +84,9 @@ static int prepare(struct shim_run *r, struct shim_err *err)
 	if (shim_config_delegates(cfg)) {
 		char reason[256];
 
-		if (!shim_bpf_token_probe(reason, sizeof(reason))) {
+		if (shim_bpf_token_require(cfg, reason, sizeof(reason), err)) {
 			verbose(r, "BPF token probe: %s", reason);
-			/* The one message scripts may match on. */
-			return shim_fail(err, 0, "%s", SHIM_NO_BPF_TOKEN_MSG);
+			return -1;
 		}
 		verbose(r, "BPF token probe: %s", reason);
 		shim_deleg_names_load("/sys/kernel/btf/vmlinux", &r->names);
@@ -189,11 +189,11 @@ static int write_idmaps(const struct shim_run *r, struct shim_err *err)
 	snprintf(path, sizeof(path), "/proc/%d/uid_map", (int)r->pid);
 	if (shim_format_idmaps(&r->cfg->uid_map, buf, sizeof(buf)) < 0 ||
 	    write_file(path, buf, err))
-		return -1;
+		return shim_explain_idmap_failure(r->cfg, "uid", err);
 	snprintf(path, sizeof(path), "/proc/%d/gid_map", (int)r->pid);
 	if (shim_format_idmaps(&r->cfg->gid_map, buf, sizeof(buf)) < 0 ||
 	    write_file(path, buf, err))
-		return -1;
+		return shim_explain_idmap_failure(r->cfg, "gid", err);
 	return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "errname.h"
 #include "profile.h"
 
 /*
@@ -64,16 +65,6 @@ int shim_seccomp_default(bool allow_bpf, scmp_filter_ctx *out,
 	return 0;
 }
 
-static const struct {
-	const char *name;
-	int value;
-} errnos[] = {
-	{ "EPERM", EPERM }, { "ENOENT", ENOENT }, { "EACCES", EACCES },
-	{ "EINVAL", EINVAL }, { "ENOSYS", ENOSYS }, { "EOPNOTSUPP", EOPNOTSUPP },
-	{ "EBADF", EBADF }, { "EFAULT", EFAULT }, { "ENOMEM", ENOMEM },
-	{ "EIO", EIO }, { "EAGAIN", EAGAIN }, { "EBUSY", EBUSY },
-};
-
 int shim_seccomp_parse_action(const char *word, uint32_t *action)
 {
 	if (strcmp(word, "allow") == 0) {
@@ -91,11 +82,10 @@ int shim_seccomp_parse_action(const char *word, uint32_t *action)
 		char *end;
 		long n;
 
-		for (size_t i = 0; i < ARRAY_SIZE(errnos); i++) {
-			if (strcmp(v, errnos[i].name) == 0) {
-				*action = SCMP_ACT_ERRNO((uint32_t)errnos[i].value);
-				return 0;
-			}
+		/* Any name the C library knows (errname.c), not a few. */
+		if (shim_errno_from_name(v) > 0) {
+			*action = SCMP_ACT_ERRNO((uint32_t)shim_errno_from_name(v));
+			return 0;
 		}
 		if (*v < '0' || *v > '9')
 			return -1;

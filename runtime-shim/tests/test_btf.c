@@ -119,7 +119,7 @@ static void test_parse(void **state)
 	assert_int_equal(shim_delegate_resolve(&n, SHIM_DELEG_ATTACHS, "xdp", &m, NULL, 0, &err), 0);
 	assert_int_equal(m, 1ULL << 37);
 	assert_int_equal(shim_delegate_resolve(&n, SHIM_DELEG_MAPS, "queue", &m, NULL, 0, &err), -1);
-	assert_contains(err.msg, "fsconfig delegate_maps=queue: Invalid argument (unknown map type \"queue\"; valid: hash, array, arena)");
+	assert_contains(err.msg, "--bpf-delegate-maps=queue: unknown map type \"queue\" (valid: hash, array, arena)");
 	shim_deleg_names_free(&n);
 	free(b);
 }

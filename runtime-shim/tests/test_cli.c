@@ -101,6 +101,17 @@ static void test_help_version(void **state)
 	assert_true(cfg.help);
 }
 
+static void test_bare_shim_is_help(void **state)
+{
+	char *argv[] = { "shim", NULL };
+	struct shim_config cfg;
+	struct shim_err err = { 0 };
+
+	(void)state;
+	assert_int_equal(shim_parse_args(1, argv, &cfg, &err), 0);
+	assert_true(cfg.help);
+}
+
 struct bad_case {
 	const char *args[8];
 	const char *message;
@@ -150,7 +161,9 @@ static void test_usage_mentions_everything(void **state)
 		"--gid-map", "--seccomp", "--bpf-delegate-cmds", "--bpf-delegate-maps",
 		"--bpf-delegate-progs", "--bpf-delegate-attachs", "--bpf-mount",
 		"--watch-threads", "--events", "--help", "--version", "Exit status",
-		"125",
+		"125", "needs --events FILE", "container-start", "thread-exit",
+		"container-exit", "thread-watch-unsupported", "which is up (default)",
+		"any errno name", "Without root",
 	};
 	char *buf = NULL;
 	size_t len = 0;
@@ -180,6 +193,7 @@ int main(void)
 		cmocka_unit_test(test_command_options_not_parsed),
 		cmocka_unit_test(test_seccomp_file),
 		cmocka_unit_test(test_help_version),
+		cmocka_unit_test(test_bare_shim_is_help),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_usage_mentions_everything),
 	};

@@ -74,17 +74,22 @@ static void test_unknown_name(void **state)
 
 	assert_int_equal(shim_delegate_resolve(n, SHIM_DELEG_MAPS, "hsah", &m, NULL, 0, &err), -1);
 	assert_contains(err.msg,
-			"fsconfig delegate_maps=hsah: Invalid argument (unknown map type \"hsah\"; valid: unspec, hash, array, prog_array,");
+			"--bpf-delegate-maps=hsah: unknown map type \"hsah\" (valid: unspec, hash, array, prog_array,");
 	assert_contains(err.msg, "user_ringbuf");
 	assert_contains(err.msg, "built-in table");
 
 	assert_int_equal(shim_delegate_resolve(n, SHIM_DELEG_CMDS, "map_create:prog_lode", &m, NULL, 0, &err), -1);
-	assert_contains(err.msg, "fsconfig delegate_cmds=map_create:prog_lode: Invalid argument (unknown command \"prog_lode\"; valid: map_create,");
+	assert_contains(err.msg, "--bpf-delegate-cmds=map_create:prog_lode: unknown command \"prog_lode\" (valid: map_create,");
 	assert_int_equal(shim_delegate_resolve(n, SHIM_DELEG_PROGS, "socketfilter", &m, NULL, 0, &err), -1);
 	assert_contains(err.msg, "unknown program type \"socketfilter\"");
 	assert_int_equal(shim_delegate_resolve(n, SHIM_DELEG_ATTACHS, "0xZZ", &m, NULL, 0, &err), -1);
 	assert_contains(err.msg, "unknown attach type \"0xZZ\"");
 	assert_int_equal(shim_delegate_resolve(n, SHIM_DELEG_ATTACHS, "0x10000000000000000", &m, NULL, 0, &err), -1);
+	/* No fsconfig ran: the message names the option typed, no errno. */
+	assert_int_equal(err.errnum, 0);
+	assert_null(strstr(err.msg, "fsconfig"));
+	assert_null(strstr(err.msg, "Invalid argument"));
+	assert_contains(err.msg, "--bpf-delegate-attachs=0x10000000000000000: unknown attach type");
 	/* Prefixes are not part of the name. */
 	assert_int_equal(shim_delegate_resolve(n, SHIM_DELEG_MAPS, "bpf_map_type_hash", &m, NULL, 0, &err), -1);
 }

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The loopback interface of a new network namespace. */
+#ifndef SHIM_LOOPBACK_H
+#define SHIM_LOOPBACK_H
+
+#include "shim.h"
+
+/*
+ * Bring "lo" up in the caller's network namespace (a new one starts with
+ * it down).  Needs CAP_NET_ADMIN over that namespace, which the
+ * container's root has.  Returns 0 or -1 with err set.
+ */
+int shim_loopback_up(struct shim_err *err);
+
+#endif

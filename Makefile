@@ -20,7 +20,7 @@ else
 MATRIX_KERNELS := $(KERNELS)
 endif
 
-.PHONY: scenario-filter help deps kernel-tree kernel kernel-debug prebuilt userspace rootfs unit-tests check demo series-check clean
+.PHONY: scenario-filter help deps kernel-tree kernel kernel-debug prebuilt upstream-selftests userspace rootfs unit-tests check demo series-check clean
 
 help:
 	@echo "make demo        boot the patched guest and show delegated BPF in a container"
@@ -32,7 +32,7 @@ help:
 	@echo "                 (patched-debug, patched-debug-fred)"
 	@echo "  GUEST_RERUN=1  boot guests whose inputs are unchanged since a clean run"
 	@echo "  GUEST_ACCEL=kvm|tcg  skip the KVM probe"
-	@echo "steps: deps kernel-tree kernel kernel-debug prebuilt userspace rootfs unit-tests"
+	@echo "steps: deps kernel-tree kernel kernel-debug prebuilt upstream-selftests userspace rootfs unit-tests"
 	@echo "make series-check  checkpatch every patch (no kernel build); BISECT=1 also builds after each"
 	@echo "make clean       remove build/ (keeps the ccache)"
 
@@ -52,7 +52,12 @@ prebuilt: deps
 	@scripts/fetch-prebuilt-kernel.sh reference
 	@scripts/fetch-prebuilt-kernel.sh stock
 
-userspace: kernel
+# Upstream's BPF token selftest from linux-source-6.12, with the reference
+# kernel's types (scenarios/token/90-upstream-selftests).
+upstream-selftests: deps prebuilt
+	@scripts/upstream-selftests-src.sh
+
+userspace: kernel upstream-selftests
 	@if [ -f runtime-shim/Makefile ]; then \
 		$(MAKE) -s -C runtime-shim O=$(BUILD)/shim KHDR=$(BUILD)/kernel-headers/include; fi
 	@$(MAKE) -s -C scenarios O=$(BUILD)/scenarios KHDR=$(BUILD)/kernel-headers/include \

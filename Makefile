@@ -33,6 +33,8 @@ help:
 	@echo "  GUEST_RERUN=1  boot guests whose inputs are unchanged since a clean run"
 	@echo "  GUEST_ACCEL=kvm|tcg  skip the KVM probe"
 	@echo "steps: deps kernel-tree kernel kernel-debug prebuilt upstream-selftests userspace rootfs unit-tests"
+	@echo "make bench       benchmarks in one guest boot: build/results/bench/KERNEL/results.md"
+	@echo "  KERNEL=...     the kernel to measure (default patched); BENCH_QUICK=1 a smoke run"
 	@echo "make series-check  checkpatch every patch (no kernel build); BISECT=1 also builds after each"
 	@echo "make clean       remove build/ (keeps the ccache)"
 
@@ -60,6 +62,7 @@ upstream-selftests: deps prebuilt
 userspace: kernel upstream-selftests
 	@if [ -f runtime-shim/Makefile ]; then \
 		$(MAKE) -s -C runtime-shim O=$(BUILD)/shim KHDR=$(BUILD)/kernel-headers/include; fi
+	@$(MAKE) -s -C bench O=$(BUILD)/bench KHDR=$(BUILD)/kernel-headers/include LIBBPF=$(BUILD)/libbpf
 	@$(MAKE) -s -C scenarios O=$(BUILD)/scenarios KHDR=$(BUILD)/kernel-headers/include \
 		LIBBPF=$(BUILD)/libbpf VMLINUX=$(BUILD)/linux/out-default/vmlinux
 
@@ -75,8 +78,16 @@ unit-tests: deps
 scenario-filter:
 	@scripts/scenario-filter.sh $(SCENARIOS)
 
+# A full check also runs the quick bench once, so that it cannot rot; it
+# asserts only that the bench runs and its numbers are well-formed.
 check: scenario-filter unit-tests kernel $(if $(KERNEL_DEBUG),kernel-debug) prebuilt rootfs
+	@rm -f $(BUILD)/results/bench/summary
+	@$(if $(SCENARIOS)$(KERNEL_DEBUG),,scripts/bench.sh --check)
 	@KERNELS="$(MATRIX_KERNELS)" scripts/run-matrix.sh $(SCENARIOS)
+
+# make bench [KERNEL=patched|reference|stock|patched-fred] [BENCH_QUICK=1]
+bench: kernel prebuilt rootfs
+	@scripts/bench.sh
 
 demo: kernel prebuilt rootfs
 	@scripts/demo.sh

@@ -4,11 +4,11 @@
 # names an image in build/images, or a variant in lib.sh's table.
 # Fails when the guest hangs, stops early, or its console shows an oops,
 # BUG, WARNING, KASAN report or panic.
-# Usage: boot-guest.sh KERNEL [check|demo] [SCENARIO...]
+# Usage: boot-guest.sh KERNEL [check|demo|bench] [SCENARIO...]
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-kernel=${1:?usage: boot-guest.sh KERNEL [check|demo] [SCENARIO...]}
+kernel=${1:?usage: boot-guest.sh KERNEL [check|demo|bench] [SCENARIO...]}
 mode=${2:-check}
 shift $(( $# >= 2 ? 2 : 1 ))
 scenarios=$(IFS=,; echo "$*")
@@ -67,6 +67,8 @@ kvm_watch=$!
 # Progress: the top-level result lines as they arrive.
 if [ "$mode" = demo ]; then
 	tail -n +1 -f --pid=$qemu "$results/tap.raw" | stdbuf -oL tr -d '\r' &
+elif [ "$mode" = bench ]; then
+	tail -n +1 -f --pid=$qemu "$results/tap.raw" | stdbuf -oL tr -d '\r' | grep --line-buffered -E '^(# bench:|note )' | sed -u "s/^/  [$kernel] /" &
 else
 	tail -n +1 -f --pid=$qemu "$results/tap.raw" | stdbuf -oL tr -d '\r' | grep --line-buffered -E '^(not )?ok ' | sed -u "s/^/  [$kernel] /" &
 fi
@@ -79,6 +81,7 @@ wait $kvm_watch 2>/dev/null || true
 tr -d '\r' < "$results/tap.raw" > "$results/tap"
 rm -f "$results/tap.raw"
 elapsed=$((SECONDS - start))
+printf 'guest-%s-%s\t%s\t%s\n' "$kernel" "$mode" "$elapsed" "$(date -u +%FT%TZ)" >> "$log_dir/steps.tsv"
 
 problem=""
 if [ -f "$results/kvm-failed" ]; then

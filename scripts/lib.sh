@@ -57,6 +57,8 @@ run_logged() {
 		die "$_step failed (exit $_rc) after $((SECONDS - _start))s"
 	fi
 	say "$_step: done in $((SECONDS - _start))s"
+	# The pipeline's own costs, for make bench: step, seconds, when.
+	printf '%s\t%s\t%s\n' "$_step" "$((SECONDS - _start))" "$(date -u +%FT%TZ)" >> "$log_dir/steps.tsv"
 }
 
 # with_lock NAME CMD...: serialise steps that share a build folder.

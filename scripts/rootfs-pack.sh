@@ -22,6 +22,10 @@ done
 for sub in bin bpf selftests; do
 	[ -d "$build_dir/scenarios/$sub" ] && cp -a "$build_dir/scenarios/$sub" "$staging/opt/scenarios/$sub"
 done
+# The benchmarks (make bench): the guest driver and its helpers.
+mkdir -p "$staging/opt/bench"
+cp -a "$repo_root/bench/guest/." "$staging/opt/bench/"
+[ -d "$build_dir/bench/bin" ] && cp -a "$build_dir/bench/bin" "$staging/opt/bench/bin"
 if [ -f "$repo_root/runtime-shim/Makefile" ]; then
 	[ -x "$build_dir/shim/shim" ] || die "build/shim/shim missing: run 'make userspace'"
 	cp "$build_dir/shim/shim" "$staging/usr/local/bin/shim"

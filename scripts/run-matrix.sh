@@ -102,6 +102,13 @@ if [ -f "$results/unit/summary" ]; then
 	failed=$((failed + (uf > 0 ? uf - 1 : 0)))
 fi
 
+# The quick bench, run by `make check` just before (scripts/bench.sh --check).
+if [ -f "$build_dir/results/bench/summary" ]; then
+	read -r bp bf < "$build_dir/results/bench/summary"
+	passed=$((passed + bp))
+	[ "$bf" -eq 0 ] || fail "quick bench: did not run, or its numbers are malformed (build/results/bench)"
+fi
+
 if [ ${#failures[@]} -gt 0 ]; then
 	echo
 	echo "Failures:"

@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""Turn the guest's raw bench output into results.json, results.md and plots.
+
+Usage: bench-report.py OUTDIR KERNEL TAP [--reference TAP] [--steps TSV]
+                       [--matrix-tap TAP] [--check]
+
+TAP is what bench/guest/run printed in the guest (sample/count/note/info
+lines). --reference adds the reference kernel's token BPF numbers, measured
+the same way in a boot of its own. --steps and --matrix-tap add the
+pipeline's own costs from the logs `make check` writes. --check only
+validates: every benchmark has samples and every figure is a finite
+number; exit 1 otherwise (it asserts no value).
+"""
+import argparse
+import json
+import math
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+
+# What each benchmark measures, its unit, and its goal (README's wording).
+META = {
+    "start": ("container start, /bin/true", "s"),
+    "start-cpu": ("runtime's own CPU per start", "s"),
+    "bpf-prog_load_demo": ("BPF_PROG_LOAD, the demo's socket filter", "s"),
+    "bpf-prog_load_1k": ("BPF_PROG_LOAD, 1,000 instructions", "s"),
+    "bpf-map_create": ("BPF_MAP_CREATE, array", "s"),
+    "threads-latency": ("exit to event (thread-exit / waitpid)", "s"),
+    "threads-cpu-per-thread": ("supervisor CPU per thread", "s"),
+}
+
+
+def stats(values):
+    v = sorted(values)
+    n = len(v)
+    mean = sum(v) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in v) / (n - 1)) if n > 1 else 0.0
+
+    def pct(p):
+        # Nearest rank: the smallest value with at least p% at or below it.
+        return v[max(0, math.ceil(p / 100 * n) - 1)]
+
+    return {"n": n, "mean": mean, "sd": sd, "p50": pct(50), "p99": pct(99)}
+
+
+def parse(path, tag=None):
+    samples, counts, notes, info = {}, {}, [], {}
+    with open(path, errors="replace") as f:
+        for line in f:
+            w = line.split()
+            if len(w) >= 4 and w[0] == "sample":
+                variant = w[2] if tag is None else f"{w[2]}@{tag}"
+                samples.setdefault(w[1], {}).setdefault(variant, []).extend(float(x) for x in w[3:])
+            elif len(w) == 5 and w[0] == "count":
+                c = counts.setdefault(w[1], {}).setdefault(w[2], [0, 0])
+                c[0] += int(w[3])
+                c[1] += int(w[4])
+            elif w and w[0] == "note":
+                notes.append(" ".join(w[1:]))
+            elif w and w[0] == "info":
+                info[" ".join(w[1:-1])] = w[-1]
+    return samples, counts, notes, info
+
+
+def ratios(bench, variants):
+    """Each variant against the reference points the README's goals use."""
+    base = {"start": ["unshare", "runc"], "start-cpu": ["runc"],
+            "bpf-prog_load_demo": ["privileged"], "bpf-prog_load_1k": ["privileged"],
+            "bpf-map_create": ["privileged"]}.get(bench, [])
+    out = {}
+    for b in base:
+        if b not in variants:
+            continue
+        for v, s in variants.items():
+            if v != b and variants[b]["mean"] > 0:
+                out[f"{v}/{b}"] = s["mean"] / variants[b]["mean"]
+    if bench == "threads-latency":
+        for v, s in variants.items():
+            if v.startswith("shim/"):
+                w = "waitpid/" + v[len("shim/"):]
+                if w in variants and variants[w]["p99"] > 0:
+                    out[f"{v} p99/waitpid p99"] = s["p99"] / variants[w]["p99"]
+    return out
+
+
+def fmt(x, unit):
+    if unit != "s":
+        return f"{x:.3g}"
+    for scale, name in ((1, "s"), (1e-3, "ms"), (1e-6, "µs")):
+        if abs(x) >= scale:
+            return f"{x / scale:.3g} {name}"
+    return f"{x * 1e9:.3g} ns"
+
+
+def plot(outdir, bench, variants, unit):
+    if not shutil.which("gnuplot"):
+        return None
+    dat = os.path.join(outdir, f"{bench}.dat")
+    svg = os.path.join(outdir, f"{bench}.svg")
+    with open(dat, "w") as f:
+        for i, (v, s) in enumerate(variants.items()):
+            f.write(f'{i} "{v}" {s["mean"]} {s["sd"]} {s["p50"]} {s["p99"]}\n')
+    title = META.get(bench, (bench, unit))[0]
+    script = f"""set terminal svg size 900,420 dynamic font "sans,11"
+set output "{svg}"
+set title "{title} (mean ± σ, and p99)"
+set ylabel "{unit}"
+set style fill solid 0.5
+set boxwidth 0.6
+set xtics rotate by -30 noenhanced
+set key top left
+set yrange [0:*]
+plot "{dat}" using 1:3:4:xtic(2) with boxerrorbars title "mean ± σ", \\
+     "{dat}" using 1:6 with points pt 7 title "p99"
+"""
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+    return os.path.basename(svg)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("outdir")
+    ap.add_argument("kernel")
+    ap.add_argument("tap")
+    ap.add_argument("--reference")
+    ap.add_argument("--steps")
+    ap.add_argument("--matrix-tap")
+    ap.add_argument("--check", action="store_true")
+    a = ap.parse_args()
+
+    samples, counts, notes, info = parse(a.tap)
+    if a.reference and os.path.exists(a.reference):
+        rs, _, rn, _ = parse(a.reference, tag="reference")
+        for bench, variants in rs.items():
+            if bench.startswith("bpf-"):
+                for v, vals in variants.items():
+                    samples.setdefault(bench, {})[v] = vals
+        notes += [f"reference: {n}" for n in rn]
+
+    result = {
+        "kernel": a.kernel,
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "machine": f"{os.cpu_count()} cores, {platform.machine()}, QEMU guest (TCG unless KVM was usable)",
+        "info": info,
+        "benchmarks": {},
+        "events": {b: {v: {"received": c[0], "expected": c[1]} for v, c in vs.items()}
+                   for b, vs in counts.items()},
+        "notes": notes,
+    }
+    for bench, variants in samples.items():
+        unit = META.get(bench, (bench, "s"))[1]
+        st = {v: stats(vals) for v, vals in variants.items() if vals}
+        result["benchmarks"][bench] = {"title": META.get(bench, (bench,))[0], "unit": unit,
+                                       "variants": st, "ratios": ratios(bench, st)}
+
+    pipeline = {}
+    if a.steps and os.path.exists(a.steps):
+        with open(a.steps) as f:
+            for line in f:
+                w = line.split("\t")
+                if len(w) >= 2:
+                    pipeline[w[0]] = float(w[1])  # the latest run of each step wins
+    if a.matrix_tap and os.path.exists(a.matrix_tap):
+        with open(a.matrix_tap) as f:
+            for line in f:
+                if line.startswith("# guest: uptime at the first scenario:"):
+                    pipeline["guest boot to first scenario"] = float(line.split(":")[-1].strip().rstrip("s"))
+    result["pipeline"] = pipeline
+
+    bad = []
+    for bench, b in result["benchmarks"].items():
+        for v, s in b["variants"].items():
+            for k, x in s.items():
+                if not isinstance(x, (int, float)) or not math.isfinite(x) or (k != "sd" and x < 0 and "latency" not in bench):
+                    bad.append(f"{bench} {v} {k}={x}")
+    if not result["benchmarks"]:
+        bad.append("no benchmark produced samples")
+    for b in ("start", "threads-latency"):
+        if b not in result["benchmarks"] and not any(n.startswith(b.split("-")[0]) for n in notes):
+            bad.append(f"{b}: neither samples nor a note saying why")
+    os.makedirs(a.outdir, exist_ok=True)
+    with open(os.path.join(a.outdir, "results.json"), "w") as f:
+        json.dump(result, f, indent=1, sort_keys=True)
+    if a.check:
+        for b in bad:
+            print(f"bench: malformed: {b}", file=sys.stderr)
+        return 1 if bad else 0
+
+    md = [f"# Benchmarks: {a.kernel} kernel", "",
+          f"{result['date']}; {result['machine']}; {info.get('runs', '?')} runs after "
+          f"{info.get('warmup', '?')} warm-up runs unless a variant says otherwise.", ""]
+    for bench, b in result["benchmarks"].items():
+        md += [f"## {b['title']} (`{bench}`)", "",
+               "| variant | n | mean | σ | p50 | p99 |", "|---|---|---|---|---|---|"]
+        for v, s in b["variants"].items():
+            md.append(f"| {v} | {s['n']} | {fmt(s['mean'], b['unit'])} | {fmt(s['sd'], b['unit'])} | "
+                      f"{fmt(s['p50'], b['unit'])} | {fmt(s['p99'], b['unit'])} |")
+        if b["ratios"]:
+            md += ["", "| ratio | value |", "|---|---|"]
+            md += [f"| {k} | {x:.3f} |" for k, x in b["ratios"].items()]
+        svg = plot(a.outdir, bench, b["variants"], b["unit"])
+        if svg:
+            md += ["", f"![{bench}]({svg})"]
+        md.append("")
+    if result["events"]:
+        md += ["## Events received", "", "| benchmark | variant | received / expected |", "|---|---|---|"]
+        for bench, vs in result["events"].items():
+            for v, c in vs.items():
+                md.append(f"| {bench} | {v} | {c['received']} / {c['expected']} |")
+        md.append("")
+    if pipeline:
+        md += ["## Pipeline (latest logged run of each step)", "", "| step | seconds |", "|---|---|"]
+        md += [f"| {k} | {x:.0f} |" for k, x in pipeline.items()]
+        md.append("")
+    if notes:
+        md += ["## Notes", ""] + [f"- {n}" for n in notes] + [""]
+    with open(os.path.join(a.outdir, "results.md"), "w") as f:
+        f.write("\n".join(md))
+    print("\n".join(md))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

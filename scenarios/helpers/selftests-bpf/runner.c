@@ -45,13 +45,15 @@ static struct runner *the_runner;
 void test__fail(const char *file, int line, const char *fmt, ...)
 {
 	struct runner *r = the_runner;
+	const char *base = strrchr(file, '/');
 	char msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	printf("# FAIL %s: %s:%d: %s\n", r->subtest ?: "(outside subtests)", file, line, msg);
+	printf("# FAIL %s: %s:%d: %s\n", r->subtest ?: "(outside subtests)", base ? base + 1 : file,
+	       line, msg);
 	__atomic_fetch_add(&r->shared->failed, 1, __ATOMIC_SEQ_CST);
 }
 

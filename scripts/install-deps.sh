@@ -7,7 +7,7 @@ source "$(dirname "$0")/lib.sh"
 packages=(
 	linux-source-6.1 linux-source-6.12 qemu-system-x86 debootstrap runc libbpf-dev libseccomp-dev
 	clang llvm flex bison bc libelf-dev libssl-dev dwarves cpio ccache
-	libcmocka-dev build-essential xz-utils zstd rsync git libcap-dev pkg-config
+	libcmocka-dev libjson-c-dev build-essential xz-utils zstd rsync git libcap-dev pkg-config
 	zlib1g-dev python3 valgrind util-linux bpftool gnuplot-nox
 )
 

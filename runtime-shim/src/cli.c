@@ -10,6 +10,7 @@ void shim_usage(FILE *out)
 {
 	fputs(
 "Usage: shim run [OPTIONS] --rootfs DIR [--] CMD [ARGS...]\n"
+"       shim hook bpffs [--policy FILE]   (an OCI createRuntime hook)\n"
 "       shim --help | --version\n"
 "\n"
 "Run CMD in a new container: new user, mount, PID, UTS, IPC and cgroup\n"

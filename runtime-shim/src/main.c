@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "container.h"
 #include "events.h"
+#include "hook.h"
 #include "kernel.h"
 #include "profile.h"
 #include "rootless.h"
@@ -343,6 +344,9 @@ int main(int argc, char *argv[])
 	struct shim_config cfg;
 	struct shim_err err = { 0 };
 
+	/* "shim hook NAME": an OCI hook, with its own arguments (hook.c). */
+	if (argc >= 2 && strcmp(argv[1], "hook") == 0)
+		return shim_hook_main(argc - 1, argv + 1);
 	if (shim_parse_args(argc, argv, &cfg, &err)) {
 		shim_err_print(&err);
 		return SHIM_EXIT_ERROR;

@@ -1,0 +1,580 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * shim hook bpffs: the OCI createRuntime hook.  It runs in the runtime's
+ * namespaces (the host's) after the container's namespaces exist and
+ * before its process runs the user's command.  The mechanism is the one
+ * shim run, systemd's PrivateBPF= and LXD use:
+ *   1. a pidfd on the container's init pins the process we act on;
+ *   2. a child joins the init's user and mount namespaces and opens the
+ *      BPF FS context there, so the superblock belongs to that user
+ *      namespace;
+ *   3. the hook, still holding CAP_SYS_ADMIN in the initial user
+ *      namespace, sets the delegate_* options, creates and mounts it;
+ *   4. the child moves the mount onto the target below the container's
+ *      root, found without leaving that root.
+ * Every check that can refuse runs before step 2: a refused container
+ * gets nothing, and the runtime aborts its creation on our exit status.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include <linux/openat2.h>
+
+#include "bpffs.h"
+#include "hook.h"
+#include "kernel.h"
+#include "sync.h"
+
+#ifndef __NR_openat2
+#define __NR_openat2 437
+#endif
+/* UAPI values (linux/mount.h, linux/openat2.h), named here so the hook
+ * does not depend on which headers define them. */
+#define HOOK_MOVE_MOUNT_T_EMPTY_PATH 0x00000040
+#define HOOK_RESOLVE_NO_MAGICLINKS 0x02
+#define HOOK_RESOLVE_BENEATH 0x08
+#define HOOK_MOUNT_ATTR_NOSUID 0x00000002
+#define HOOK_MOUNT_ATTR_NODEV 0x00000004
+#define HOOK_MOUNT_ATTR_NOEXEC 0x00000008
+
+static const char *const keys[SHIM_DELEG_NR] = {
+	SHIM_HOOK_PREFIX "delegate_cmds", SHIM_HOOK_PREFIX "delegate_maps",
+	SHIM_HOOK_PREFIX "delegate_progs", SHIM_HOOK_PREFIX "delegate_attachs",
+};
+
+const char *shim_hook_annotation(int kind)
+{
+	return keys[kind];
+}
+
+static int check_path(const char *path, struct shim_err *err)
+{
+	const char *p = path;
+
+	if (path[0] != '/')
+		return shim_fail(err, 0, "%spath=%s: not an absolute path", SHIM_HOOK_PREFIX, path);
+	if (strlen(path) >= PATH_MAX)
+		return shim_fail(err, ENAMETOOLONG, "%spath", SHIM_HOOK_PREFIX);
+	while (*p) {
+		size_t n;
+
+		while (*p == '/')
+			p++;
+		n = strcspn(p, "/");
+		if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return shim_fail(err, 0, "%spath=%s: \".\" and \"..\" are not allowed",
+					 SHIM_HOOK_PREFIX, path);
+		p += n;
+	}
+	if (strspn(path, "/") == strlen(path))
+		return shim_fail(err, 0, "%spath=%s: not a directory below the container's root",
+				 SHIM_HOOK_PREFIX, path);
+	return 0;
+}
+
+int shim_hook_request_parse(const struct shim_oci_annotations *a,
+			    struct shim_hook_request *req, struct shim_err *err)
+{
+	const size_t plen = strlen(SHIM_HOOK_PREFIX);
+
+	memset(req, 0, sizeof(*req));
+	for (size_t i = 0; i < a->n; i++) {
+		const char *key = a->a[i].key, *value = a->a[i].value;
+		int kind = -1;
+
+		if (strncmp(key, SHIM_HOOK_PREFIX, plen) != 0)
+			continue;
+		req->any = true;
+		if (strcmp(key + plen, "path") == 0) {
+			if (check_path(value, err))
+				return -1;
+			req->path = value;
+			continue;
+		}
+		for (int k = 0; k < SHIM_DELEG_NR; k++)
+			if (strcmp(key, keys[k]) == 0)
+				kind = k;
+		if (kind < 0)
+			return shim_fail(err, 0, "annotation %s: unknown key (valid: %sdelegate_cmds, "
+					 "delegate_maps, delegate_progs, delegate_attachs, path)",
+					 key, SHIM_HOOK_PREFIX);
+		if (shim_delegate_syntax_check(kind, value, err))
+			return shim_fail_wrap(err, "annotation %s", key);
+		req->delegate[kind] = value;
+	}
+	if (!req->any)
+		return 0;
+	for (int k = 0; k < SHIM_DELEG_NR; k++)
+		if (req->delegate[k])
+			goto delegates;
+	return shim_fail(err, 0, "annotations %s*: no delegate_* option, nothing to delegate",
+			 SHIM_HOOK_PREFIX);
+delegates:
+	if (!req->path)
+		req->path = SHIM_HOOK_DEFAULT_PATH;
+	return 0;
+}
+
+static int open_beneath(int rootfd, const char *rel)
+{
+	struct open_how how;
+
+	memset(&how, 0, sizeof(how));
+	how.flags = O_PATH | O_DIRECTORY | O_CLOEXEC;
+	how.resolve = HOOK_RESOLVE_BENEATH | HOOK_RESOLVE_NO_MAGICLINKS;
+	return (int)syscall(__NR_openat2, rootfd, rel, &how, sizeof(how));
+}
+
+static int target_fail(int e, const char *path, struct shim_err *err)
+{
+	if (e == EXDEV)
+		return shim_fail(err, 0, "%spath=%s leaves the container's root (through an "
+				 "absolute symlink or \"..\"): refused", SHIM_HOOK_PREFIX, path);
+	if (e == ELOOP)
+		return shim_fail(err, 0, "%spath=%s goes through a symlink loop or a magic link: refused",
+				 SHIM_HOOK_PREFIX, path);
+	return shim_fail(err, e, "%spath=%s in the container's root", SHIM_HOOK_PREFIX, path);
+}
+
+int shim_hook_open_target(int rootfd, const char *path, bool create,
+			  struct shim_err *err)
+{
+	char prefix[PATH_MAX];
+	const char *rel = path + strspn(path, "/");
+	cleanup_fd int parent = -1;
+	size_t off = 0;
+	int fd;
+
+	if (strlen(rel) >= sizeof(prefix))
+		return shim_fail(err, ENAMETOOLONG, "%spath", SHIM_HOOK_PREFIX);
+	fd = open_beneath(rootfd, rel);
+	if (fd >= 0)
+		return fd;
+	if (errno != ENOENT || !create)
+		return target_fail(errno, path, err);
+	/*
+	 * Make what is missing one level at a time; every level is looked up
+	 * again from the root under the same rules, so a symlink planted
+	 * meanwhile cannot lead out either.
+	 */
+	parent = fcntl(rootfd, F_DUPFD_CLOEXEC, 3);
+	if (parent < 0)
+		return shim_fail(err, errno, "dup");
+	while (rel[off]) {
+		size_t n = strcspn(rel + off, "/");
+		char comp[NAME_MAX + 1];
+
+		if (n > NAME_MAX)
+			return shim_fail(err, ENAMETOOLONG, "%spath=%s", SHIM_HOOK_PREFIX, path);
+		memcpy(comp, rel + off, n);
+		comp[n] = '\0';
+		memcpy(prefix, rel, off + n);
+		prefix[off + n] = '\0';
+		fd = open_beneath(rootfd, prefix);
+		if (fd < 0 && errno == ENOENT) {
+			if (mkdirat(parent, comp, 0755) < 0 && errno != EEXIST)
+				return shim_fail(err, errno, "%spath=%s: mkdir %s in the container's root",
+						 SHIM_HOOK_PREFIX, path, prefix);
+			fd = open_beneath(rootfd, prefix);
+		}
+		if (fd < 0)
+			return target_fail(errno, path, err);
+		shim_closep(&parent);
+		parent = fd;
+		off += n;
+		off += strspn(rel + off, "/");
+	}
+	return shim_steal_fd(&parent);
+}
+
+/* ---- the hook ------------------------------------------------------ */
+
+struct hook_opts {
+	const char *policy;
+	bool verbose;
+};
+
+struct hook_ctx {
+	const struct hook_opts *opts;
+	struct shim_oci_state state;
+	struct shim_oci_config config;
+	struct shim_hook_request req;
+	struct shim_deleg_names names;
+	struct shim_delegation delegation;
+	struct shim_bpffs_policy policy;
+	char root[PATH_MAX];	/* root.path made absolute with the bundle */
+};
+
+static void hook_release(struct hook_ctx *h)
+{
+	shim_oci_state_free(&h->state);
+	shim_oci_config_free(&h->config);
+	shim_deleg_names_free(&h->names);
+}
+
+static void note(const struct hook_ctx *h, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note(const struct hook_ctx *h, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!h->opts->verbose)
+		return;
+	fputs("shim hook bpffs: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static int read_inputs(struct hook_ctx *h, struct shim_err *err)
+{
+	cleanup_free char *state = NULL, *config = NULL;
+	char path[PATH_MAX];
+	cleanup_fd int fd = -1;
+	size_t len;
+
+	if (shim_read_all(STDIN_FILENO, SHIM_OCI_MAX_STATE, &state, &len, "the OCI state on stdin", err) ||
+	    shim_oci_state_parse(state, len, &h->state, err))
+		return -1;
+	if ((size_t)snprintf(path, sizeof(path), "%s/config.json", h->state.bundle) >= sizeof(path))
+		return shim_fail(err, ENAMETOOLONG, "bundle %s", h->state.bundle);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return shim_fail(err, errno, "open %s", path);
+	if (shim_read_all(fd, SHIM_OCI_MAX_CONFIG, &config, &len, path, err) ||
+	    shim_oci_config_parse(config, len, &h->config, err))
+		return -1;
+	if (h->config.root[0] == '/')
+		snprintf(h->root, sizeof(h->root), "%s", h->config.root);
+	else if ((size_t)snprintf(h->root, sizeof(h->root), "%s/%s", h->state.bundle,
+				  h->config.root) >= sizeof(h->root))
+		return shim_fail(err, ENAMETOOLONG, "root.path %s", h->config.root);
+	return 0;
+}
+
+/* Everything that can refuse, before anything is created. */
+static int decide(struct hook_ctx *h, struct shim_err *err)
+{
+	char reason[256];
+	int r;
+
+	/* runc and crun copy config.json's annotations into the state; the
+	 * config is the fallback for a runtime that does not. */
+	if (shim_hook_request_parse(&h->state.annotations, &h->req, err))
+		return -1;
+	if (!h->req.any && shim_hook_request_parse(&h->config.annotations, &h->req, err))
+		return -1;
+	if (!h->req.any)
+		return 0;
+	if (!h->config.userns)
+		return shim_fail(err, 0, "container %s has no user namespace (config.json linux.namespaces "
+				 "has no \"user\"): a BPF FS delegated to the initial user namespace "
+				 "grants nothing; refused", h->state.id);
+
+	r = shim_bpf_token_probe(reason, sizeof(reason));
+	if (r == 0)
+		return shim_fail(err, 0, "%s: no BPF token support (%s); refused", SHIM_NO_BPF_TOKEN_MSG, reason);
+	if (r < 0)
+		return shim_fail(err, 0, "the hook cannot create a BPF FS (%s): it must run as root "
+				 "in the initial user namespace; refused", reason);
+	note(h, "BPF token probe: %s", reason);
+
+	shim_deleg_names_load("/sys/kernel/btf/vmlinux", &h->names);
+	if (h->names.builtin)
+		fprintf(stderr, "shim hook bpffs: note: checking delegation names against %s\n",
+			h->names.source);
+	/* One option at a time, so that a message names the annotation. */
+	memset(&h->delegation, 0, sizeof(h->delegation));
+	for (int k = 0; k < SHIM_DELEG_NR; k++) {
+		struct shim_config one;
+		struct shim_delegation d;
+
+		if (!h->req.delegate[k])
+			continue;
+		memset(&one, 0, sizeof(one));
+		one.delegate[k] = h->req.delegate[k];
+		if (shim_delegation_resolve(&one, &h->names, &d, err))
+			return shim_fail_wrap(err, "annotation %s", keys[k]);
+		h->delegation.set[k] = true;
+		h->delegation.mask[k] = d.mask[k];
+		memcpy(h->delegation.value[k], d.value[k], sizeof(d.value[k]));
+	}
+	if (shim_policy_load(h->opts->policy, &h->names, &h->policy, err) ||
+	    shim_policy_check(&h->policy, &h->names, &h->delegation, shim_hook_annotation, err))
+		return -1;
+	return 0;
+}
+
+static int same_file(int a, int b)
+{
+	struct stat sa, sb;
+
+	if (fstat(a, &sa) < 0 || fstat(b, &sb) < 0)
+		return -1;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/*
+ * The child, in the container's user and mount namespaces.  Never
+ * returns.  initroot is the init's root directory, opened from the host.
+ */
+static void __attribute__((noreturn))
+child_main(const struct hook_ctx *h, int pidfd, int sock, int initroot)
+{
+	struct shim_err err = { 0 };
+	cleanup_fd int fsfd = -1, nsroot = -1, root = -1, target = -1;
+	struct shim_msg msg;
+	int mfd = -1, r;
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() == 1)
+		_exit(SHIM_EXIT_ERROR);
+	if (setns(pidfd, CLONE_NEWUSER | CLONE_NEWNS) < 0) {
+		shim_fail(&err, errno, "setns into the user and mount namespaces of pid %d",
+			  (int)h->state.pid);
+		goto fail;
+	}
+	fsfd = sys_fsopen("bpf", SHIM_FSOPEN_CLOEXEC);
+	if (fsfd < 0) {
+		shim_fail(&err, errno, "fsopen bpf in the container's user namespace");
+		goto fail;
+	}
+	if (shim_msg_send(sock, SHIM_MSG_BPF_FD, 0, NULL, fsfd, &err))
+		goto fail;
+	shim_closep(&fsfd);
+	r = shim_msg_recv(sock, &msg, &mfd, &err);
+	if (r <= 0 || msg.type != SHIM_MSG_BPF_ACK || msg.errnum || mfd < 0)
+		_exit(SHIM_EXIT_ERROR);	/* the hook knows why */
+
+	/*
+	 * Where is the container's root?  runc runs createRuntime before the
+	 * init's pivot_root: the init's root is still the namespace's root and
+	 * the rootfs sits at root.path.  After a pivot_root the init's root
+	 * is the container's root.
+	 */
+	nsroot = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (nsroot < 0) {
+		shim_fail(&err, errno, "open / in the container's mount namespace");
+		goto fail;
+	}
+	r = same_file(nsroot, initroot);
+	if (r < 0) {
+		shim_fail(&err, errno, "stat the container init's root");
+		goto fail;
+	}
+	if (r) {
+		root = open(h->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (root < 0) {
+			shim_fail(&err, errno, "open root.path %s in the container's mount namespace", h->root);
+			goto fail;
+		}
+	} else {
+		root = fcntl(initroot, F_DUPFD_CLOEXEC, 3);
+		if (root < 0) {
+			shim_fail(&err, errno, "dup");
+			goto fail;
+		}
+	}
+	target = shim_hook_open_target(root, h->req.path, true, &err);
+	if (target < 0)
+		goto fail;
+	if (sys_move_mount(mfd, "", target, "",
+			   SHIM_MOVE_MOUNT_F_EMPTY_PATH | HOOK_MOVE_MOUNT_T_EMPTY_PATH) < 0) {
+		shim_fail(&err, errno, "move_mount the BPF FS onto %s in the container", h->req.path);
+		goto fail;
+	}
+	/* STARTED doubles as "mounted": the conversation is over. */
+	shim_msg_send(sock, SHIM_MSG_STARTED, 0, NULL, -1, &err);
+	_exit(0);
+fail:
+	shim_msg_send(sock, SHIM_MSG_ERROR, 0, err.msg, -1, &err);
+	_exit(SHIM_EXIT_ERROR);
+}
+
+static int wait_child(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* The parent's half of the conversation. */
+static int serve_child(const struct hook_ctx *h, int sock, struct shim_err *err)
+{
+	cleanup_fd int fsfd = -1, mfd = -1, stray = -1;
+	struct shim_msg msg;
+	struct shim_err ignore;
+	int r;
+
+	r = shim_msg_recv(sock, &msg, &fsfd, err);
+	if (r < 0)
+		return -1;
+	if (r == 0)
+		return shim_fail(err, 0, "the hook's helper in the container's namespaces died");
+	if (msg.type == SHIM_MSG_ERROR)
+		return shim_fail(err, 0, "%s", msg.text);
+	if (msg.type != SHIM_MSG_BPF_FD || fsfd < 0)
+		return shim_fail(err, EPROTO, "unexpected message %u from the hook's helper", msg.type);
+	if (shim_bpffs_configure(fsfd, &h->delegation, err))
+		goto nack;
+	mfd = sys_fsmount(fsfd, SHIM_FSMOUNT_CLOEXEC,
+			  HOOK_MOUNT_ATTR_NOSUID | HOOK_MOUNT_ATTR_NODEV | HOOK_MOUNT_ATTR_NOEXEC);
+	if (mfd < 0) {
+		shim_fail(err, errno, "fsmount bpf");
+		goto nack;
+	}
+	if (shim_msg_send(sock, SHIM_MSG_BPF_ACK, 0, NULL, mfd, err))
+		return -1;
+	/* Ours goes away now: if the child fails, nothing stays mounted. */
+	shim_closep(&mfd);
+	r = shim_msg_recv(sock, &msg, &stray, err);
+	if (r < 0)
+		return -1;
+	if (r == 0)
+		return shim_fail(err, 0, "the hook's helper in the container's namespaces died");
+	if (msg.type == SHIM_MSG_ERROR)
+		return shim_fail(err, 0, "%s", msg.text);
+	if (msg.type != SHIM_MSG_STARTED)
+		return shim_fail(err, EPROTO, "unexpected message %u from the hook's helper", msg.type);
+	return 0;
+nack:
+	shim_msg_send(sock, SHIM_MSG_BPF_ACK, 1, NULL, -1, &ignore);
+	return -1;
+}
+
+static int ns_differs(pid_t pid, const char *ns, struct shim_err *err)
+{
+	char path[64];
+	struct stat self, other;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int)pid, ns);
+	if (stat(path, &other) < 0)
+		return shim_fail(err, errno, "stat %s", path);
+	snprintf(path, sizeof(path), "/proc/self/ns/%s", ns);
+	if (stat(path, &self) < 0)
+		return shim_fail(err, errno, "stat %s", path);
+	return self.st_dev != other.st_dev || self.st_ino != other.st_ino;
+}
+
+static int act(struct hook_ctx *h, struct shim_err *err)
+{
+	cleanup_fd int pidfd = -1, initroot = -1;
+	int sock[2] = { -1, -1 };
+	char path[64];
+	pid_t child;
+	int r, status;
+
+	pidfd = sys_pidfd_open(h->state.pid, 0);
+	if (pidfd < 0)
+		return shim_fail(err, errno, "pidfd_open container %s init pid %d", h->state.id,
+				 (int)h->state.pid);
+	r = ns_differs(h->state.pid, "user", err);
+	if (r < 0)
+		return -1;
+	if (!r)
+		return shim_fail(err, 0, "container %s init (pid %d) runs in the initial user namespace: "
+				 "a delegated BPF FS would grant nothing; refused", h->state.id,
+				 (int)h->state.pid);
+	snprintf(path, sizeof(path), "/proc/%d/root", (int)h->state.pid);
+	initroot = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (initroot < 0)
+		return shim_fail(err, errno, "open %s", path);
+	/* The pid looked up in /proc is still the one the pidfd pins. */
+	if (sys_pidfd_send_signal(pidfd, 0, NULL, 0) < 0)
+		return shim_fail(err, errno, "container %s init pid %d", h->state.id, (int)h->state.pid);
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sock) < 0)
+		return shim_fail(err, errno, "socketpair");
+	fflush(NULL);
+	child = fork();
+	if (child < 0) {
+		shim_fail(err, errno, "fork");
+		close(sock[0]);
+		close(sock[1]);
+		return -1;
+	}
+	if (child == 0) {
+		close(sock[0]);
+		child_main(h, pidfd, sock[1], initroot);
+	}
+	close(sock[1]);
+	r = serve_child(h, sock[0], err);
+	close(sock[0]);
+	status = wait_child(child);
+	if (r == 0 && status != 0)
+		return shim_fail(err, 0, "the hook's helper exited with status %d", status);
+	return r;
+}
+
+static void hook_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: shim hook bpffs [--policy FILE] [--verbose]\n"
+		"  An OCI createRuntime hook: reads the container state on stdin and\n"
+		"  mounts a BPF FS delegated to the container's user namespace, as the\n"
+		"  annotations %s{delegate_cmds,delegate_maps,delegate_progs,\n"
+		"  delegate_attachs,path} ask, within the host policy\n"
+		"  (default %s).\n", SHIM_HOOK_PREFIX, SHIM_POLICY_DEFAULT);
+}
+
+int shim_hook_main(int argc, char *const argv[])
+{
+	struct hook_opts opts = { .policy = SHIM_POLICY_DEFAULT };
+	struct hook_ctx h;
+	struct shim_err err = { 0 };
+	int i, r;
+
+	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		hook_usage(stdout);
+		return 0;
+	}
+	if (argc < 2 || strcmp(argv[1], "bpffs") != 0) {
+		fprintf(stderr, "shim: hook: unknown hook \"%s\" (valid: bpffs)\n",
+			argc < 2 ? "" : argv[1]);
+		return SHIM_EXIT_ERROR;
+	}
+	for (i = 2; i < argc; i++) {
+		if (strcmp(argv[i], "--verbose") == 0 || strcmp(argv[i], "-v") == 0) {
+			opts.verbose = true;
+		} else if (strcmp(argv[i], "--policy") == 0 && i + 1 < argc) {
+			opts.policy = argv[++i];
+		} else if (strncmp(argv[i], "--policy=", 9) == 0) {
+			opts.policy = argv[i] + 9;
+		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			hook_usage(stdout);
+			return 0;
+		} else {
+			fprintf(stderr, "shim: hook bpffs: unknown option \"%s\" (see shim hook --help)\n",
+				argv[i]);
+			return SHIM_EXIT_ERROR;
+		}
+	}
+
+	memset(&h, 0, sizeof(h));
+	h.opts = &opts;
+	r = read_inputs(&h, &err);
+	if (!r)
+		r = decide(&h, &err);
+	if (!r && h.req.any) {
+		note(&h, "container %s (pid %d): BPF FS at %s", h.state.id, (int)h.state.pid, h.req.path);
+		r = act(&h, &err);
+	}
+	if (r)
+		fprintf(stderr, "shim hook bpffs: %s\n", err.msg);
+	hook_release(&h);
+	return r ? SHIM_EXIT_ERROR : 0;
+}

@@ -29,6 +29,9 @@ cp -a "$repo_root/bench/guest/." "$staging/opt/bench/"
 if [ -f "$repo_root/runtime-shim/Makefile" ]; then
 	[ -x "$build_dir/shim/shim" ] || die "build/shim/shim missing: run 'make userspace'"
 	cp "$build_dir/shim/shim" "$staging/usr/local/bin/shim"
+	# The OCI hook's JSON, example policy and seccomp profile, as
+	# `make install` puts them (scenarios/oci).
+	make -s -C "$repo_root/runtime-shim" install-hook DESTDIR="$staging"
 fi
 
 # Same inputs, same bytes: a guest run can then be recognised as

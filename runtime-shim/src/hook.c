@@ -345,6 +345,15 @@ child_main(const struct hook_ctx *h, int pidfd, int sock, int initroot)
 			  (int)h->state.pid);
 		goto fail;
 	}
+	/*
+	 * Act as the container's root from here on: a directory the hook makes
+	 * belongs to it, and only where the container's root could make one.
+	 */
+	if (setresgid(0, 0, 0) < 0 || setresuid(0, 0, 0) < 0) {
+		shim_fail(&err, errno, "become root of the container's user namespace "
+			  "(is uid/gid 0 mapped?)");
+		goto fail;
+	}
 	fsfd = sys_fsopen("bpf", SHIM_FSOPEN_CLOEXEC);
 	if (fsfd < 0) {
 		shim_fail(&err, errno, "fsopen bpf in the container's user namespace");

@@ -75,8 +75,16 @@ def ratios(bench, variants):
         if b not in variants:
             continue
         for v, s in variants.items():
-            if v != b and variants[b]["mean"] > 0:
-                out[f"{v}/{b}"] = s["mean"] / variants[b]["mean"]
+            # The floor and the other kernel's figures are no candidates.
+            if v in (b, "unshare") or "@" in v or variants[b]["mean"] <= 0:
+                continue
+            out[f"{v}/{b}"] = s["mean"] / variants[b]["mean"]
+    # The same path on the reference kernel (a boot of its own).
+    for v, s in variants.items():
+        if "@" in v:
+            ours = v.split("@")[0]
+            if ours in variants and s["mean"] > 0:
+                out[f"{ours}/{v}"] = variants[ours]["mean"] / s["mean"]
     if bench == "threads-latency":
         for v, s in variants.items():
             if v.startswith("shim/"):
@@ -99,25 +107,27 @@ def plot(outdir, bench, variants, unit):
     if not shutil.which("gnuplot"):
         return None
     dat = os.path.join(outdir, f"{bench}.dat")
-    svg = os.path.join(outdir, f"{bench}.svg")
+    png = os.path.join(outdir, f"{bench}.png")
     with open(dat, "w") as f:
         for i, (v, s) in enumerate(variants.items()):
             f.write(f'{i} "{v}" {s["mean"]} {s["sd"]} {s["p50"]} {s["p99"]}\n')
     title = META.get(bench, (bench, unit))[0]
-    script = f"""set terminal svg size 900,420 dynamic font "sans,11"
-set output "{svg}"
-set title "{title} (mean ± σ, and p99)"
+    script = f"""set terminal pngcairo size 900,420 font "sans,10"
+set output "{png}"
+set title "{title} (mean ± σ, and p99)" noenhanced
 set ylabel "{unit}"
 set style fill solid 0.5
 set boxwidth 0.6
 set xtics rotate by -30 noenhanced
-set key top left
+set key outside top right
+set bmargin 8
+set xrange [-0.6:{len(variants) - 0.4}]
 set yrange [0:*]
 plot "{dat}" using 1:3:4:xtic(2) with boxerrorbars title "mean ± σ", \\
      "{dat}" using 1:6 with points pt 7 title "p99"
 """
     subprocess.run(["gnuplot"], input=script, text=True, check=True)
-    return os.path.basename(svg)
+    return os.path.basename(png)
 
 
 def main():
@@ -201,9 +211,9 @@ def main():
         if b["ratios"]:
             md += ["", "| ratio | value |", "|---|---|"]
             md += [f"| {k} | {x:.3f} |" for k, x in b["ratios"].items()]
-        svg = plot(a.outdir, bench, b["variants"], b["unit"])
-        if svg:
-            md += ["", f"![{bench}]({svg})"]
+        image = plot(a.outdir, bench, b["variants"], b["unit"])
+        if image:
+            md += ["", f"![{bench}]({image})"]
         md.append("")
     if result["events"]:
         md += ["## Events received", "", "| benchmark | variant | received / expected |", "|---|---|---|"]

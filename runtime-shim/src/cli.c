@@ -29,8 +29,12 @@ void shim_usage(FILE *out)
 "                         which is up (default); host: share the host's network\n"
 "  --uid-map IN:OUT:COUNT map container UIDs IN.. to host UIDs OUT..\n"
 "                         (repeatable; default 0:100000:65536)\n"
-"  --gid-map IN:OUT:COUNT the same for GIDs (default 0:100000:65536);\n"
-"                         setgroups(2) is denied in the container\n"
+"  --gid-map IN:OUT:COUNT the same for GIDs (default 0:100000:65536)\n"
+"  --allow-setgroups      let setgroups(2) work in the container (apt, su,\n"
+"                         sshd need it); root only.  Default: denied.  Either\n"
+"                         way the container starts with no supplementary\n"
+"                         groups (without root it keeps yours: the kernel\n"
+"                         lets only a privileged map writer drop them)\n"
 "  --seccomp none|default|FILE\n"
 "                         system call filter of CMD (default: default).\n"
 "                         FILE has one rule per line: SYSCALL [ACTION], with\n"
@@ -39,6 +43,10 @@ void shim_usage(FILE *out)
 "                         kill, trap, log, allow; a line\n"
 "                         \"default ACTION\" sets the action of other system\n"
 "                         calls (default allow); '#' starts a comment\n"
+"  --no-pivot             UNSAFE: enter the rootfs with MS_MOVE+chroot instead\n"
+"                         of pivot_root (as runc --no-pivot), for a host whose\n"
+"                         / is the initial ramfs.  The container's root can\n"
+"                         then unmount its / and reach the host's files.\n"
 "\n"
 "BPF delegation (Linux 6.9+ or this project's kernel series):\n"
 "  --bpf-delegate-cmds=LIST     BPF commands the container may use\n"
@@ -170,6 +178,14 @@ static int parse_run(int argc, char *const argv[], int i,
 		if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
 			cfg->help = true;
 			return 0;
+		}
+		if (strcmp(arg, "--allow-setgroups") == 0) {
+			cfg->allow_setgroups = true;
+			continue;
+		}
+		if (strcmp(arg, "--no-pivot") == 0) {
+			cfg->no_pivot = true;
+			continue;
 		}
 		if (strcmp(arg, "--watch-threads") == 0) {
 			cfg->watch_threads = true;

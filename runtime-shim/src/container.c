@@ -127,7 +127,7 @@ static int delegate_bpffs(const struct shim_container *c, struct shim_err *err)
 }
 
 struct exec_failure {
-	int step;	/* 0 chdir, 1 no_new_privs, 2 seccomp, 3 exec */
+	int step;	/* 0 chdir, 1 no_new_privs, 2 seccomp, 3 exec, 4 setsid, 5 environment, 6 sigprocmask */
 	int errnum;
 };
 
@@ -148,6 +148,33 @@ static void shim_cloexec_fds_from(int from)
 	closedir(d);
 }
 
+/* Close every fd but 0, 1, 2 and keep. */
+static int close_fds_except(int keep, struct shim_err *err)
+{
+	DIR *d;
+	struct dirent *de;
+
+	if (keep < 3)
+		return shim_fail(err, EBADF, "setup socket is fd %d", keep);
+	if ((keep == 3 || sys_close_range(3, (unsigned int)keep - 1, 0) == 0) &&
+	    sys_close_range((unsigned int)keep + 1, ~0U, 0) == 0)
+		return 0;
+	if (errno != ENOSYS)
+		return shim_fail(err, errno, "close_range");
+	/* No close_range (valgrind, old kernels): close what /proc lists. */
+	d = opendir("/proc/self/fd");
+	if (!d)
+		return shim_fail(err, errno, "opendir /proc/self/fd");
+	while ((de = readdir(d)) != NULL) {
+		int fd = atoi(de->d_name);
+
+		if (de->d_name[0] != '.' && fd > 2 && fd != keep && fd != dirfd(d))
+			close(fd);
+	}
+	closedir(d);
+	return 0;
+}
+
 __attribute__((noreturn))
 static void run_command(const struct shim_container *c, int report_fd)
 {
@@ -158,7 +185,18 @@ static void run_command(const struct shim_container *c, int report_fd)
 	sigset_t none;
 
 	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (sigprocmask(SIG_SETMASK, &none, NULL) < 0) {
+		f.step = 6;
+		goto fail;
+	}
+	/*
+	 * A session of its own: the caller's terminal is not the command's
+	 * controlling terminal, so TIOCSTI cannot push input into it.
+	 */
+	if (setsid() < 0) {
+		f.step = 4;
+		goto fail;
+	}
 	/* Only stdin, stdout and stderr go into the container. */
 	if (sys_close_range(3, ~0U, SHIM_CLOSE_RANGE_CLOEXEC) < 0)
 		shim_cloexec_fds_from(3);
@@ -167,8 +205,9 @@ static void run_command(const struct shim_container *c, int report_fd)
 		goto fail;
 	}
 	if (shim_build_env(c->cfg, envp, ARRAY_SIZE(envp), storage, sizeof(storage), &err)) {
-		f.step = 3;
-		errno = E2BIG;
+		/* Too much environment is a setup error (125), not an exec failure. */
+		f.step = 5;
+		errno = err.errnum;
 		goto fail;
 	}
 	environ = envp;
@@ -223,8 +262,14 @@ void shim_container_init(const struct shim_container *c)
 	ssize_t n;
 	pid_t cmd;
 
+	/* Keep only stdio and the setup socket: not the events file, not the caller's fds. */
+	if (close_fds_except(c->sock, &err))
+		fail_setup(c, &err, SHIM_EXIT_ERROR);
 	/* If the shim dies, so do we, and with us the whole PID namespace. */
-	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0) {
+		shim_fail(&err, errno, "prctl PR_SET_PDEATHSIG");
+		fail_setup(c, &err, SHIM_EXIT_ERROR);
+	}
 	r = shim_msg_recv(c->sock, &msg, &junk, &err);
 	if (r <= 0 || msg.type != SHIM_MSG_GO)
 		_exit(SHIM_EXIT_ERROR);	/* the shim is gone or gave up */
@@ -232,7 +277,20 @@ void shim_container_init(const struct shim_container *c)
 	if (become_root(c->cfg, &err))
 		fail_setup(c, &err, SHIM_EXIT_ERROR);
 	/* Changing credentials cleared it: set it again. */
-	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0) {
+		shim_fail(&err, errno, "prctl PR_SET_PDEATHSIG");
+		fail_setup(c, &err, SHIM_EXIT_ERROR);
+	}
+	/*
+	 * Nobody in the container may look into init through /proc/1: not
+	 * its fds, memory or exe.  Only now: a non-dumpable init's
+	 * /proc/PID/{uid,gid}_map belong to host root, and an unprivileged
+	 * shim has written them by GO.  Nothing of the container runs yet.
+	 */
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
+		shim_fail(&err, errno, "prctl PR_SET_DUMPABLE 0");
+		fail_setup(c, &err, SHIM_EXIT_ERROR);
+	}
 	if (sethostname(c->cfg->hostname, strlen(c->cfg->hostname)) < 0) {
 		shim_fail(&err, errno, "sethostname %s", c->cfg->hostname);
 		fail_setup(c, &err, SHIM_EXIT_ERROR);
@@ -240,7 +298,7 @@ void shim_container_init(const struct shim_container *c)
 	/* A new network namespace: "only loopback" means loopback up. */
 	if (c->cfg->net == SHIM_NET_NONE && shim_loopback_up(&err))
 		fail_setup(c, &err, SHIM_EXIT_ERROR);
-	if (shim_setup_rootfs(c->rootfs, c->cfg->net, &err))
+	if (shim_setup_rootfs(c->rootfs, c->cfg->net, c->cfg->no_pivot, &err))
 		fail_setup(c, &err, SHIM_EXIT_ERROR);
 	if (shim_config_delegates(c->cfg)) {
 		r = delegate_bpffs(c, &err);
@@ -283,7 +341,10 @@ void shim_container_init(const struct shim_container *c)
 	} while (n < 0 && errno == EINTR);
 	close(pipefd[0]);
 	if (n == (ssize_t)sizeof(f)) {
-		static const char *const steps[] = { "chdir", "no_new_privs", "seccomp", "exec" };
+		static const char *const steps[] = {
+			"chdir", "no_new_privs", "seccomp", "exec", "setsid", "environment",
+			"sigprocmask",
+		};
 		int status = SHIM_EXIT_ERROR;
 
 		waitpid(cmd, NULL, 0);
@@ -294,7 +355,8 @@ void shim_container_init(const struct shim_container *c)
 		else if (f.step == 3)
 			shim_fail(&err, f.errnum, "exec %s", c->cfg->argv[0]);
 		else
-			shim_fail(&err, f.errnum, "%s", steps[f.step & 3]);
+			shim_fail(&err, f.errnum, "%s", (size_t)f.step < ARRAY_SIZE(steps) ?
+				  steps[f.step] : "command setup");
 		fail_setup(c, &err, status);
 	}
 	if (shim_msg_send(c->sock, SHIM_MSG_STARTED, 0, NULL, -1, &err))

@@ -5,6 +5,7 @@
  * drive its setup (id maps, BPF FS delegation), then supervise it.
  */
 #include <errno.h>
+#include <grp.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -23,6 +24,7 @@
 #include "kernel.h"
 #include "profile.h"
 #include "rootless.h"
+#include "selfclone.h"
 #include "supervise.h"
 #include "sync.h"
 #include "threads.h"
@@ -114,6 +116,10 @@ static int prepare(struct shim_run *r, struct shim_err *err)
 		cfg->seccomp == SHIM_SECCOMP_FILE ? cfg->seccomp_file :
 		shim_config_delegates(cfg) ? "default (bpf allowed)" : "default");
 
+	if (cfg->allow_setgroups && geteuid() != 0)
+		return shim_fail(err, EPERM, "--allow-setgroups"),
+		       shim_fail_note(err, "only root may write the maps with setgroups allowed");
+
 	if (cfg->events_file) {
 		r->events_fd = open(cfg->events_file,
 				    O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_APPEND, 0644);
@@ -184,16 +190,23 @@ static int write_idmaps(const struct shim_run *r, struct shim_err *err)
 {
 	char path[64], buf[SHIM_MAX_IDMAPS * 40];
 
+	/*
+	 * "deny" keeps the container from dropping groups that deny it
+	 * access; the shim already cleared its own groups (run()).  Only a
+	 * privileged writer of the maps may leave setgroups allowed.
+	 */
 	snprintf(path, sizeof(path), "/proc/%d/setgroups", (int)r->pid);
-	if (write_file(path, "deny", err))
+	if (write_file(path, r->cfg->allow_setgroups ? "allow" : "deny", err))
 		return -1;
 	snprintf(path, sizeof(path), "/proc/%d/uid_map", (int)r->pid);
-	if (shim_format_idmaps(&r->cfg->uid_map, buf, sizeof(buf)) < 0 ||
-	    write_file(path, buf, err))
+	if (shim_format_idmaps(&r->cfg->uid_map, buf, sizeof(buf)) < 0)
+		return shim_fail(err, E2BIG, "--uid-map: too long for %s", path);
+	if (write_file(path, buf, err))
 		return shim_explain_idmap_failure(r->cfg, "uid", err);
 	snprintf(path, sizeof(path), "/proc/%d/gid_map", (int)r->pid);
-	if (shim_format_idmaps(&r->cfg->gid_map, buf, sizeof(buf)) < 0 ||
-	    write_file(path, buf, err))
+	if (shim_format_idmaps(&r->cfg->gid_map, buf, sizeof(buf)) < 0)
+		return shim_fail(err, E2BIG, "--gid-map: too long for %s", path);
+	if (write_file(path, buf, err))
 		return shim_explain_idmap_failure(r->cfg, "gid", err);
 	return 0;
 }
@@ -284,6 +297,19 @@ static int run(const struct shim_config *cfg)
 
 	if (prepare(&r, &err))
 		goto fail;
+	/*
+	 * The container must not keep the caller's supplementary groups
+	 * (disk, adm, ...): they would still open host files.  Only a
+	 * privileged caller can drop them; an unprivileged one's container
+	 * keeps its own groups, as the kernel requires (user_namespaces(7)).
+	 */
+	if (setgroups(0, NULL) < 0) {
+		if (errno != EPERM) {
+			shim_fail(&err, errno, "setgroups(0, NULL)");
+			goto fail;
+		}
+		verbose(&r, "not privileged: the container keeps your supplementary groups");
+	}
 	if (cfg->net == SHIM_NET_NONE)
 		flags |= CLONE_NEWNET;
 
@@ -358,6 +384,11 @@ int main(int argc, char *argv[])
 	if (cfg.version) {
 		printf("shim %s\n", SHIM_VERSION);
 		return 0;
+	}
+	/* The container's init must not be the host's shim file (selfclone.c). */
+	if (shim_reexec_sealed(argv, &err)) {
+		shim_err_print(&err);
+		return SHIM_EXIT_ERROR;
 	}
 	return run(&cfg);
 }

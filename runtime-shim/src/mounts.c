@@ -142,32 +142,7 @@ static int mount_dev(const char *root, struct shim_err *err)
 	return 0;
 }
 
-/* Is "/" the initial ramfs (rootfs), which pivot_root refuses? */
-static bool root_is_initramfs(void)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char line[4096];
-	bool ret = false;
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f)) {
-		char mnt[4096];
-		const char *sep;
-
-		/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS ... - FSTYPE SOURCE SUPER" */
-		if (sscanf(line, "%*d %*d %*s %*s %4095s", mnt) != 1 || strcmp(mnt, "/") != 0)
-			continue;
-		sep = strstr(line, " - ");
-		ret = sep && (strncmp(sep, " - rootfs ", 10) == 0 ||
-			      strncmp(sep, " - ramfs ", 9) == 0 ||
-			      strncmp(sep, " - tmpfs rootfs ", 16) == 0);
-	}
-	fclose(f);
-	return ret;
-}
-
-int shim_setup_rootfs(const char *rootfs, enum shim_net net,
+int shim_setup_rootfs(const char *rootfs, enum shim_net net, bool no_pivot,
 		      struct shim_err *err)
 {
 	char path[PATH_MAX];
@@ -192,22 +167,35 @@ int shim_setup_rootfs(const char *rootfs, enum shim_net net,
 
 	if (chdir(rootfs) < 0)
 		return shim_fail(err, errno, "chdir %s", rootfs);
-	/* Stack the old root on top of the new one, then drop it. */
-	if (sys_pivot_root(".", ".") == 0) {
-		if (umount2(".", MNT_DETACH) < 0)
-			return shim_fail(err, errno, "detach the old root");
-	} else if (errno == EINVAL && root_is_initramfs()) {
+	if (no_pivot) {
 		/*
-		 * The initial ramfs cannot be pivoted away from (it has no
-		 * parent mount).  Move the new root over it instead, as
-		 * switch_root does; the ramfs stays hidden underneath.
+		 * --no-pivot, documented as unsafe: the new root is moved over
+		 * "/" and chrooted into, as runc --no-pivot does.  The moved
+		 * mount is not locked to anything, so the container's root
+		 * can unmount it and reach the mount below.
 		 */
 		if (mount(".", "/", "none", MS_MOVE, NULL) < 0)
-			return shim_fail(err, errno, "move %s onto / (root is the initial ramfs)", rootfs);
+			return shim_fail(err, errno, "--no-pivot: move %s onto /", rootfs);
 		if (chroot(".") < 0)
-			return shim_fail(err, errno, "chroot %s", rootfs);
+			return shim_fail(err, errno, "--no-pivot: chroot %s", rootfs);
 	} else {
-		return shim_fail(err, errno, "pivot_root %s", rootfs);
+		/*
+		 * Stack the old root on top of the new one, then drop it.
+		 * pivot_root passes the old root's lock on to the new one, so
+		 * the container cannot unmount "/" to uncover the host's.
+		 */
+		if (sys_pivot_root(".", ".") < 0) {
+			int e = errno;
+
+			shim_fail(err, e, "pivot_root %s", rootfs);
+			if (e == EINVAL)
+				shim_fail_note(err, "is / the initial ramfs? pivot_root cannot leave it: "
+					       "boot onto a real root (switch_root), or accept an "
+					       "escapable root with --no-pivot");
+			return -1;
+		}
+		if (umount2(".", MNT_DETACH) < 0)
+			return shim_fail(err, errno, "detach the old root");
 	}
 	if (chdir("/") < 0)
 		return shim_fail(err, errno, "chdir /");

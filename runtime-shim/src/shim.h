@@ -135,6 +135,8 @@ struct shim_config {
 	const char *bpf_mount;
 	bool watch_threads;
 	const char *events_file;
+	bool no_pivot;		/* --no-pivot: MS_MOVE+chroot, escapable */
+	bool allow_setgroups;	/* --allow-setgroups: setgroups(2) works inside */
 	bool verbose;
 };
 

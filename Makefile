@@ -20,7 +20,7 @@ else
 MATRIX_KERNELS := $(KERNELS)
 endif
 
-.PHONY: scenario-filter help deps kernel-tree kernel kernel-debug prebuilt upstream-selftests userspace rootfs unit-tests check demo series-check clean
+.PHONY: scenario-filter help deps kernel-tree kernel kernel-debug prebuilt upstream-selftests bpf-tools userspace rootfs unit-tests check demo series-check install uninstall clean
 
 help:
 	@echo "make demo        boot the patched guest and show delegated BPF in a container"
@@ -32,10 +32,12 @@ help:
 	@echo "                 (patched-debug, patched-debug-fred)"
 	@echo "  GUEST_RERUN=1  boot guests whose inputs are unchanged since a clean run"
 	@echo "  GUEST_ACCEL=kvm|tcg  skip the KVM probe"
-	@echo "steps: deps kernel-tree kernel kernel-debug prebuilt upstream-selftests userspace rootfs unit-tests"
+	@echo "steps: deps kernel-tree kernel kernel-debug prebuilt upstream-selftests bpf-tools userspace rootfs unit-tests"
 	@echo "make bench       benchmarks in one guest boot: build/results/bench/KERNEL/results.md"
 	@echo "  KERNEL=...     the kernel to measure (default patched); BENCH_QUICK=1 a smoke run"
 	@echo "make series-check  checkpatch every patch (no kernel build); BISECT=1 also builds after each"
+	@echo "make install     the series' libbpf.so.1 and bpftool under /opt/bpf-token (BPF_TOOLS_PREFIX=, DESTDIR=)"
+	@echo "make uninstall   remove them again"
 	@echo "make clean       remove build/ (keeps the ccache)"
 
 deps:
@@ -59,12 +61,19 @@ prebuilt: deps
 upstream-selftests: deps prebuilt
 	@scripts/upstream-selftests-src.sh
 
-userspace: kernel upstream-selftests
+# The patched tree's libbpf (shared) and bpftool, staged as `make install`
+# lays them out (build/bpf-tools/stage). The guest gets them under the
+# default prefix, whatever a `make install` chose.
+bpf-tools: kernel-tree
+	@BPF_TOOLS_PREFIX=/opt/bpf-token scripts/build-bpf-tools.sh
+
+userspace: kernel upstream-selftests bpf-tools
 	@if [ -f runtime-shim/Makefile ]; then \
 		$(MAKE) -s -C runtime-shim O=$(BUILD)/shim KHDR=$(BUILD)/kernel-headers/include; fi
 	@$(MAKE) -s -C bench O=$(BUILD)/bench KHDR=$(BUILD)/kernel-headers/include LIBBPF=$(BUILD)/libbpf
 	@$(MAKE) -s -C scenarios O=$(BUILD)/scenarios KHDR=$(BUILD)/kernel-headers/include \
-		LIBBPF=$(BUILD)/libbpf VMLINUX=$(BUILD)/linux/out-default/vmlinux
+		LIBBPF=$(BUILD)/libbpf VMLINUX=$(BUILD)/linux/out-default/vmlinux \
+		BPF_TOOLS=$(BUILD)/bpf-tools/stage/opt/bpf-token
 
 rootfs: deps userspace
 	@scripts/rootfs-base.sh
@@ -96,6 +105,14 @@ demo: kernel prebuilt rootfs
 # its own.
 series-check: kernel-tree
 	@scripts/series-check.sh $(if $(BISECT),--build)
+
+# Under a prefix of its own, so that Debian's libbpf1 and bpftool stay
+# what every other program gets (README.md, "Tokens from Debian 12").
+install: kernel-tree
+	@scripts/build-bpf-tools.sh install
+
+uninstall:
+	@scripts/build-bpf-tools.sh uninstall
 
 clean:
 	rm -rf $(BUILD)

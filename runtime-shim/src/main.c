@@ -8,6 +8,7 @@
 #include <grp.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <sched.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 #include "profile.h"
 #include "rootless.h"
 #include "selfclone.h"
+#include "signals.h"
 #include "supervise.h"
 #include "sync.h"
 #include "threads.h"
@@ -211,15 +213,65 @@ static int write_idmaps(const struct shim_run *r, struct shim_err *err)
 	return 0;
 }
 
-/* Kill the half-made container and wait until it is gone. */
-static void abort_container(struct shim_run *r)
+/*
+ * Kill the half-made container and wait until it is gone.  The
+ * container-exit event is written for every container that existed, with
+ * the status the shim exits with.
+ */
+static void abort_container(struct shim_run *r, int status)
 {
 	siginfo_t info;
 
-	shim_signal_init(r->pidfd, r->pid, SIGKILL);
+	shim_send_to_init(r->pidfd, r->pid, SIGKILL);
 	while (waitid((idtype_t)P_PIDFD, (id_t)r->pidfd, &info, WEXITED) < 0 &&
 	       errno == EINTR)
 		;
+	shim_event_container_exit(r->events_fd, r->pid, status);
+}
+
+/* The signals that end the shim while the container is being set up. */
+static int setup_abort_fd(struct shim_err *err)
+{
+	sigset_t set;
+	int fd;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
+	fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (fd < 0)
+		return shim_fail(err, errno, "signalfd");
+	return fd;
+}
+
+/* Wait until the setup socket is readable; 128+N when signal N asks to stop. */
+static int wait_setup(int sock, int abortfd, struct shim_err *err)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = sock, .events = POLLIN },
+		{ .fd = abortfd, .events = POLLIN },
+	};
+
+	for (;;) {
+		struct signalfd_siginfo si;
+
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			shim_fail(err, errno, "poll the setup socket");
+			return SHIM_EXIT_ERROR;
+		}
+		if (pfd[1].revents & POLLIN &&
+		    read(abortfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+			shim_fail(err, 0, "interrupted by SIG%s during setup; the container is removed",
+				  sigabbrev_np((int)si.ssi_signo));
+			return 128 + (int)si.ssi_signo;
+		}
+		if (pfd[0].revents)
+			return 0;
+	}
 }
 
 /*
@@ -230,17 +282,23 @@ static void abort_container(struct shim_run *r)
 static int drive_setup(struct shim_run *r, struct shim_err *err)
 {
 	int sock = r->sock[0];
+	cleanup_fd int abortfd = setup_abort_fd(err);
 
+	if (abortfd < 0)
+		return SHIM_EXIT_ERROR;
 	/*
-	 * Signals stay queued in the signalfd meanwhile: they are forwarded
-	 * to the command once it runs (a signal racing with the start must
-	 * not be lost, nor abort a container that already runs).
+	 * SIGINT, SIGTERM, SIGHUP and SIGQUIT abort the setup.  Other
+	 * signals stay queued in the signalfd meanwhile: they are forwarded
+	 * to the command once it runs.
 	 */
 	for (;;) {
 		cleanup_fd int fd = -1;
 		struct shim_msg msg;
 		int n;
 
+		n = wait_setup(sock, abortfd, err);
+		if (n)
+			return n;
 		n = shim_msg_recv(sock, &msg, &fd, err);
 		if (n < 0)
 			return SHIM_EXIT_ERROR;
@@ -332,12 +390,12 @@ static int run(const struct shim_config *cfg)
 
 	if (write_idmaps(&r, &err) ||
 	    shim_msg_send(r.sock[0], SHIM_MSG_GO, 0, NULL, -1, &err)) {
-		abort_container(&r);
+		abort_container(&r, status);
 		goto fail;
 	}
 	status = drive_setup(&r, &err);
 	if (status) {
-		abort_container(&r);
+		abort_container(&r, status);
 		goto fail;
 	}
 	shim_closep(&r.sock[0]);
@@ -350,8 +408,8 @@ static int run(const struct shim_config *cfg)
 		.verbose = cfg->verbose,
 	};
 	if (shim_supervise(&sup, &status, &err)) {
-		abort_container(&r);
 		status = SHIM_EXIT_ERROR;
+		abort_container(&r, status);
 		goto fail;
 	}
 	verbose(&r, "container exited with status %d", status);

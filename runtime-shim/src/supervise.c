@@ -11,32 +11,12 @@
 
 #include "events.h"
 #include "kernel.h"
+#include "signals.h"
 #include "supervise.h"
 #include "threads.h"
 
 /* How often /proc is scanned for new threads with --watch-threads. */
 #define SHIM_THREAD_SCAN_MS 10
-
-void shim_forward_signals(sigset_t *set)
-{
-	static const int sigs[] = {
-		SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH,
-	};
-
-	sigemptyset(set);
-	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
-		sigaddset(set, sigs[i]);
-}
-
-int shim_signal_init(int pidfd, pid_t pid, int sig)
-{
-	if (sys_pidfd_send_signal(pidfd, sig, NULL, 0) == 0)
-		return 0;
-	if (errno != ENOSYS)
-		return -1;
-	/* Not reaped yet (we hold the only wait), so pid is still ours. */
-	return kill(pid, sig);
-}
 
 int shim_wait_status(const siginfo_t *info)
 {
@@ -62,17 +42,11 @@ static int add_fd(int epfd, int fd, uint64_t tag, struct shim_err *err)
 
 static void forward(const struct shim_supervisor *s)
 {
-	struct signalfd_siginfo si;
+	struct shim_err err;
 
-	while (read(s->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
-		if (s->verbose)
-			fprintf(stderr, "shim: forwarding %s to the container\n",
-				strsignal((int)si.ssi_signo));
-		if (shim_signal_init(s->pidfd, s->pid, (int)si.ssi_signo) < 0 &&
-		    errno != ESRCH)
-			fprintf(stderr, "shim: pidfd_send_signal %d: %s\n",
-				(int)si.ssi_signo, strerror(errno));
-	}
+	if (shim_forward_pending(s->sigfd, s->pidfd, s->pid, s->verbose,
+				 s->on_winch, s->winch_arg, &err) < 0)
+		shim_err_print(&err);
 }
 
 /* Handle what epoll reported; returns true once init has exited. */

@@ -17,10 +17,9 @@ struct shim_supervisor {
 	int events_fd;		/* -1: no --events */
 	bool watch_threads;
 	bool verbose;
+	void (*on_winch)(void *);	/* --tty: SIGWINCH resizes the pty instead */
+	void *winch_arg;
 };
-
-/* The signals the shim forwards. */
-void shim_forward_signals(sigset_t *set);
 
 /*
  * Run until the container's init exits: forward signals, report thread
@@ -28,9 +27,6 @@ void shim_forward_signals(sigset_t *set);
  */
 int shim_supervise(const struct shim_supervisor *s, int *status,
 		   struct shim_err *err);
-
-/* Send sig through the pidfd (kill(2) if the call is missing, e.g. under valgrind). */
-int shim_signal_init(int pidfd, pid_t pid, int sig);
 
 /* Exit code for a waitid() result: code, or 128+signal. */
 int shim_wait_status(const siginfo_t *info);

@@ -20,7 +20,7 @@ static void test_thread_exit_format(void **state)
 static void test_stream(void **state)
 {
 	char path[] = "/tmp/shim-events-XXXXXX", buf[1024];
-	int fd = mkstemp(path);
+	int fd = mkstemp(path), ro;
 	ssize_t n;
 
 	(void)state;
@@ -29,7 +29,11 @@ static void test_stream(void **state)
 	assert_int_equal(shim_event_thread_exit(fd, 11, 10), 0);
 	assert_int_equal(shim_event_note(fd, "x", "say \"hi\"\n"), 0);
 	assert_int_equal(shim_event_container_exit(fd, 10, 137), 0);
-	assert_int_equal(shim_event_thread_exit(-1, 1, 1), 0);
+	/* A write that fails is reported, not swallowed. */
+	ro = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	assert_true(ro >= 0);
+	assert_int_equal(shim_event_thread_exit(ro, 1, 1), -1);
+	close(ro);
 	n = pread(fd, buf, sizeof(buf) - 1, 0);
 	assert_true(n > 0);
 	buf[n] = '\0';

@@ -138,6 +138,7 @@ static void test_actions(void **state)
 	assert_int_equal(shim_seccomp_parse_action("errno:ENOSYS", &a), 0);
 	assert_int_equal(a, SCMP_ACT_ERRNO(ENOSYS));
 	assert_int_equal(shim_seccomp_parse_action("errno:0", &a), 0);
+	assert_int_equal(a, SCMP_ACT_ERRNO(0));
 	assert_int_equal(shim_seccomp_parse_action("kill", &a), 0);
 	assert_int_equal(a, SCMP_ACT_KILL_PROCESS);
 	assert_int_equal(shim_seccomp_parse_action("errno:", &a), -1);

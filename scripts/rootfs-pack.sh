@@ -33,6 +33,10 @@ if [ -f "$repo_root/runtime-shim/Makefile" ]; then
 	# `make install` puts them (scenarios/oci).
 	make -s -C "$repo_root/runtime-shim" install-hook DESTDIR="$staging"
 fi
+# What `make install` puts under /opt/bpf-token (scripts/build-bpf-tools.sh),
+# beside Debian's own bpftool and libbpf1: shim/45-installed-tools.
+[ -d "$build_dir/bpf-tools/stage/opt/bpf-token" ] || die "build/bpf-tools/stage missing: run 'make bpf-tools'"
+cp -a "$build_dir/bpf-tools/stage/." "$staging/"
 
 # Same inputs, same bytes: a guest run can then be recognised as
 # unchanged by the initramfs' hash (scripts/boot-guest.sh).

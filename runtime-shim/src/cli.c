@@ -25,6 +25,13 @@ void shim_usage(FILE *out)
 "  --env K=V              set an environment variable; K alone copies it from\n"
 "                         the shim's environment (repeatable)\n"
 "  --cwd DIR              working directory of CMD (default: /)\n"
+"  -t, --tty              give CMD a new terminal (a pty of the container's\n"
+"                         devpts) as its controlling terminal and stdio; the\n"
+"                         shim relays its stdin/stdout to it (its own terminal\n"
+"                         in raw mode) and passes its window size on, at start\n"
+"                         and on SIGWINCH, as runc run -t.  Without --tty, CMD\n"
+"                         shares the shim's stdio but runs in a session of its\n"
+"                         own, without a controlling terminal\n"
 "  --net none|host        none: a new network namespace with only loopback,\n"
 "                         which is up (default); host: share the host's network\n"
 "  --uid-map IN:OUT:COUNT map container UIDs IN.. to host UIDs OUT..\n"
@@ -80,9 +87,14 @@ void shim_usage(FILE *out)
 "  --help                 show this text\n"
 "  --version              show the version\n"
 "\n"
-"Signals SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 and SIGWINCH sent\n"
-"to the shim are forwarded to the container's init, which passes them to\n"
-"CMD.  If the shim dies, the container is killed.\n"
+"Signals: every signal sent to the shim that can be caught (all but SIGKILL,\n"
+"SIGSTOP and SIGCHLD; SIGALRM, SIGPIPE and real-time signals included) is\n"
+"forwarded to the container's init, which passes it to CMD, as runc's signal\n"
+"proxy does; none of them ends the shim (with --tty, SIGWINCH resizes the\n"
+"container's terminal instead).  SIGINT, SIGTERM, SIGHUP or SIGQUIT before\n"
+"CMD started stop the setup: the container is removed, exit 128+N.  If the\n"
+"shim dies, the container is killed.  With --events, container-exit is\n"
+"written for every container that was created.\n"
 "\n"
 "Exit status:\n"
 "  the exit code of CMD, or 128+N if CMD was killed by signal N;\n"
@@ -178,6 +190,10 @@ static int parse_run(int argc, char *const argv[], int i,
 		if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
 			cfg->help = true;
 			return 0;
+		}
+		if (strcmp(arg, "--tty") == 0 || strcmp(arg, "-t") == 0) {
+			cfg->tty = true;
+			continue;
 		}
 		if (strcmp(arg, "--allow-setgroups") == 0) {
 			cfg->allow_setgroups = true;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
@@ -17,6 +18,7 @@
 #include "loopback.h"
 #include "mounts.h"
 #include "sync.h"
+#include "tty.h"
 
 extern char **environ;
 
@@ -127,7 +129,7 @@ static int delegate_bpffs(const struct shim_container *c, struct shim_err *err)
 }
 
 struct exec_failure {
-	int step;	/* 0 chdir, 1 no_new_privs, 2 seccomp, 3 exec, 4 setsid, 5 environment, 6 sigprocmask */
+	int step;	/* 0 chdir, 1 no_new_privs, 2 seccomp, 3 exec, 4 setsid, 5 environment, 6 sigprocmask, 7 tty */
 	int errnum;
 };
 
@@ -176,7 +178,7 @@ static int close_fds_except(int keep, struct shim_err *err)
 }
 
 __attribute__((noreturn))
-static void run_command(const struct shim_container *c, int report_fd)
+static void run_command(const struct shim_container *c, int report_fd, int tty)
 {
 	struct exec_failure f = { 0, 0 };
 	char storage[65536];
@@ -196,6 +198,14 @@ static void run_command(const struct shim_container *c, int report_fd)
 	if (setsid() < 0) {
 		f.step = 4;
 		goto fail;
+	}
+	/* --tty: the container's own pty is its controlling terminal and stdio. */
+	if (tty >= 0) {
+		if (ioctl(tty, TIOCSCTTY, 0) < 0 || dup2(tty, 0) < 0 ||
+		    dup2(tty, 1) < 0 || dup2(tty, 2) < 0) {
+			f.step = 7;
+			goto fail;
+		}
 	}
 	/* Only stdin, stdout and stderr go into the container. */
 	if (sys_close_range(3, ~0U, SHIM_CLOSE_RANGE_CLOEXEC) < 0)
@@ -258,10 +268,19 @@ void shim_container_init(const struct shim_container *c)
 	struct shim_msg msg;
 	struct exec_failure f;
 	sigset_t mask;
-	int junk = -1, pipefd[2], sfd, r;
+	int junk = -1, tty = -1, pipefd[2], sfd, r;
 	ssize_t n;
 	pid_t cmd;
 
+	/*
+	 * Out of the caller's session: its terminal's signals (^C) reach the
+	 * shim, which forwards them once, and nothing of the container has
+	 * the caller's terminal as controlling terminal.
+	 */
+	if (setsid() < 0) {
+		shim_fail(&err, errno, "setsid");
+		fail_setup(c, &err, SHIM_EXIT_ERROR);
+	}
 	/* Keep only stdio and the setup socket: not the events file, not the caller's fds. */
 	if (close_fds_except(c->sock, &err))
 		fail_setup(c, &err, SHIM_EXIT_ERROR);
@@ -308,6 +327,18 @@ void shim_container_init(const struct shim_container *c)
 			fail_setup(c, &err, SHIM_EXIT_ERROR);
 	}
 
+	if (c->cfg->tty) {
+		cleanup_fd int master = shim_tty_open_pty(&tty, &err);
+
+		if (master < 0 ||
+		    shim_msg_send(c->sock, SHIM_MSG_TTY, 0, NULL, master, &err))
+			fail_setup(c, &err, SHIM_EXIT_ERROR);
+		/* The command starts with the caller's window size. */
+		r = shim_msg_recv(c->sock, &msg, &junk, &err);
+		if (r <= 0 || msg.type != SHIM_MSG_TTY_ACK)
+			_exit(SHIM_EXIT_ERROR);
+	}
+
 	/* The forwarded signals are blocked since the shim started. */
 	mask = c->forward;
 	sigaddset(&mask, SIGCHLD);
@@ -333,9 +364,11 @@ void shim_container_init(const struct shim_container *c)
 		close(pipefd[0]);
 		close(sfd);
 		close(c->sock);
-		run_command(c, pipefd[1]);
+		run_command(c, pipefd[1], tty);
 	}
 	close(pipefd[1]);
+	if (tty >= 0)
+		close(tty);	/* the command's now: the pty ends when it does */
 	do {
 		n = read(pipefd[0], &f, sizeof(f));
 	} while (n < 0 && errno == EINTR);
@@ -343,7 +376,7 @@ void shim_container_init(const struct shim_container *c)
 	if (n == (ssize_t)sizeof(f)) {
 		static const char *const steps[] = {
 			"chdir", "no_new_privs", "seccomp", "exec", "setsid", "environment",
-			"sigprocmask",
+			"sigprocmask", "--tty: make the pty the controlling terminal",
 		};
 		int status = SHIM_EXIT_ERROR;
 

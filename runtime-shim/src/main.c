@@ -30,6 +30,7 @@
 #include "supervise.h"
 #include "sync.h"
 #include "threads.h"
+#include "tty.h"
 
 struct shim_run {
 	const struct shim_config *cfg;
@@ -41,6 +42,7 @@ struct shim_run {
 	int sigfd;
 	int events_fd;
 	int sock[2];
+	int tty_master;		/* --tty: the container's pty, from its init */
 	int pidfd;
 	pid_t pid;
 	bool watch_threads;
@@ -56,6 +58,7 @@ static void run_release(struct shim_run *r)
 	shim_closep(&r->events_fd);
 	shim_closep(&r->sock[0]);
 	shim_closep(&r->sock[1]);
+	shim_closep(&r->tty_master);
 	shim_closep(&r->pidfd);
 }
 
@@ -309,6 +312,16 @@ static int drive_setup(struct shim_run *r, struct shim_err *err)
 		switch (msg.type) {
 		case SHIM_MSG_STARTED:
 			return 0;
+		case SHIM_MSG_TTY:
+			if (fd < 0 || !r->cfg->tty || r->tty_master >= 0) {
+				shim_fail(err, EPROTO, "unexpected pty from the container");
+				return SHIM_EXIT_ERROR;
+			}
+			r->tty_master = shim_steal_fd(&fd);
+			shim_tty_resize_to_caller(r->tty_master);
+			if (shim_msg_send(sock, SHIM_MSG_TTY_ACK, 0, NULL, -1, err))
+				return SHIM_EXIT_ERROR;
+			break;
 		case SHIM_MSG_ERROR:
 			shim_fail(err, 0, "%s", msg.text);
 			return msg.errnum ? msg.errnum : SHIM_EXIT_ERROR;
@@ -345,7 +358,7 @@ static int run(const struct shim_config *cfg)
 {
 	struct shim_run r = {
 		.cfg = cfg, .sigfd = -1, .events_fd = -1, .sock = { -1, -1 },
-		.pidfd = -1,
+		.tty_master = -1, .pidfd = -1,
 	};
 	struct shim_supervisor sup;
 	struct shim_err err = { 0 };
@@ -405,7 +418,7 @@ static int run(const struct shim_config *cfg)
 	sup = (struct shim_supervisor){
 		.pid = r.pid, .pidfd = r.pidfd, .sigfd = r.sigfd,
 		.events_fd = r.events_fd, .watch_threads = r.watch_threads,
-		.verbose = cfg->verbose,
+		.verbose = cfg->verbose, .tty_master = r.tty_master,
 	};
 	if (shim_supervise(&sup, &status, &err)) {
 		status = SHIM_EXIT_ERROR;

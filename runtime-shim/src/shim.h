@@ -137,6 +137,7 @@ struct shim_config {
 	const char *events_file;
 	bool no_pivot;		/* --no-pivot: MS_MOVE+chroot, escapable */
 	bool allow_setgroups;	/* --allow-setgroups: setgroups(2) works inside */
+	bool tty;		/* --tty: a pty for the container, relayed */
 	bool verbose;
 };
 

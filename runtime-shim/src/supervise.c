@@ -4,6 +4,7 @@
  * with --watch-threads, a PIDFD_THREAD pidfd per container thread.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
@@ -14,6 +15,7 @@
 #include "signals.h"
 #include "supervise.h"
 #include "threads.h"
+#include "tty.h"
 
 /* How often /proc is scanned for new threads with --watch-threads. */
 #define SHIM_THREAD_SCAN_MS 10
@@ -40,18 +42,19 @@ static int add_fd(int epfd, int fd, uint64_t tag, struct shim_err *err)
 	return 0;
 }
 
-static void forward(const struct shim_supervisor *s)
+static void forward(const struct shim_supervisor *s, struct shim_tty *tty)
 {
 	struct shim_err err;
 
+	/* With --tty, SIGWINCH resizes the pty; the kernel signals the container. */
 	if (shim_forward_pending(s->sigfd, s->pidfd, s->pid, s->verbose,
-				 s->on_winch, s->winch_arg, &err) < 0)
+				 tty->master >= 0 ? shim_tty_resize : NULL, tty, &err) < 0)
 		shim_err_print(&err);
 }
 
 /* Handle what epoll reported; returns true once init has exited. */
 static bool dispatch(const struct shim_supervisor *s, struct shim_threads *t,
-		     struct epoll_event *evs, int n)
+		     struct shim_tty *tty, struct epoll_event *evs, int n)
 {
 	bool done = false;
 
@@ -61,7 +64,9 @@ static bool dispatch(const struct shim_supervisor *s, struct shim_threads *t,
 		if (tag == SHIM_EPOLL_TAG_INIT)
 			done = true;
 		else if (tag == SHIM_EPOLL_TAG_SIGNAL)
-			forward(s);
+			forward(s, tty);
+		else if (tag == SHIM_EPOLL_TAG_TTY_IN || tag == SHIM_EPOLL_TAG_TTY_PTY)
+			shim_tty_event(tty, tag, evs[i].events);
 		else if (tag == SHIM_EPOLL_TAG_THREAD && t)
 			shim_threads_exited(t, (pid_t)(evs[i].data.u64 & 0xffffffffu));
 	}
@@ -72,6 +77,7 @@ int shim_supervise(const struct shim_supervisor *s, int *status,
 		   struct shim_err *err)
 {
 	struct shim_threads threads;
+	struct shim_tty tty;
 	struct epoll_event evs[32];
 	bool have_threads = false, scan_failed = false, done = false;
 	cleanup_fd int epfd = -1;
@@ -84,10 +90,24 @@ int shim_supervise(const struct shim_supervisor *s, int *status,
 	if (add_fd(epfd, s->pidfd, SHIM_EPOLL_TAG_INIT, err) ||
 	    add_fd(epfd, s->sigfd, SHIM_EPOLL_TAG_SIGNAL, err))
 		return -1;
+
 	if (s->watch_threads) {
 		if (shim_threads_init(&threads, epfd, s->events_fd, s->pid, err))
 			return -1;
 		have_threads = true;
+	}
+	shim_tty_init(&tty);
+	if (s->tty_master >= 0) {
+		int master = fcntl(s->tty_master, F_DUPFD_CLOEXEC, 3);
+
+		if (master < 0 || shim_tty_start(&tty, master, epfd, err)) {
+			if (master < 0)
+				shim_fail(err, errno, "--tty: dup the pty");
+			shim_tty_release(&tty);
+			if (have_threads)
+				shim_threads_free(&threads);
+			return -1;
+		}
 	}
 
 	while (!done) {
@@ -111,16 +131,19 @@ int shim_supervise(const struct shim_supervisor *s, int *status,
 			r = shim_fail(err, errno, "epoll_wait");
 			break;
 		}
-		done = dispatch(s, have_threads ? &threads : NULL, evs, n);
+		done = dispatch(s, have_threads ? &threads : NULL, &tty, evs, n);
 	}
 	/* The PID namespace is empty now: collect the last thread exits. */
 	epoll_ctl(epfd, EPOLL_CTL_DEL, s->pidfd, NULL);
 	epoll_ctl(epfd, EPOLL_CTL_DEL, s->sigfd, NULL);
 	while (r == 0 && have_threads &&
 	       (n = epoll_wait(epfd, evs, (int)ARRAY_SIZE(evs), 0)) > 0)
-		dispatch(s, &threads, evs, n);
+		dispatch(s, &threads, &tty, evs, n);
 	if (have_threads)
 		shim_threads_free(&threads);
+	/* Output the container wrote before it ended, then the terminal as it was. */
+	shim_tty_drain(&tty);
+	shim_tty_release(&tty);
 	if (r)
 		return r;
 

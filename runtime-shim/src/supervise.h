@@ -17,8 +17,7 @@ struct shim_supervisor {
 	int events_fd;		/* -1: no --events */
 	bool watch_threads;
 	bool verbose;
-	void (*on_winch)(void *);	/* --tty: SIGWINCH resizes the pty instead */
-	void *winch_arg;
+	int tty_master;		/* --tty: the container's pty master, else -1 */
 };
 
 /*

@@ -12,6 +12,8 @@ enum shim_msg_type {
 	SHIM_MSG_ERROR,		/* init -> shim: setup failed; text says why,
 				 * errnum is the exit status to use */
 	SHIM_MSG_STARTED,	/* init -> shim: the command was executed */
+	SHIM_MSG_TTY,		/* init -> shim: --tty, the pty master attached */
+	SHIM_MSG_TTY_ACK,	/* shim -> init: the pty has the caller's size */
 };
 
 struct shim_msg {

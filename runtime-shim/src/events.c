@@ -1,10 +1,43 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The --events stream: one JSON object per line, written unbuffered. */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "events.h"
+
+int shim_events_open(const char *path, struct shim_err *err)
+{
+	cleanup_fd int fd = -1;
+	struct stat st;
+
+	/*
+	 * The shim often runs as root on a path a user named: never follow
+	 * a symlink planted there, never truncate what exists (events are
+	 * appended), and write only to a regular file or a FIFO, not to a
+	 * device.  O_NONBLOCK only for the open: a FIFO without a reader
+	 * fails with ENXIO instead of hanging the shim.
+	 */
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NOCTTY |
+		  O_NONBLOCK | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		int e = errno;
+
+		shim_fail(err, e, "--events %s", path);
+		if (e == ELOOP)
+			shim_fail_note(err, "a symlink: name the file itself");
+		return -1;
+	}
+	if (fstat(fd, &st) < 0)
+		return shim_fail(err, errno, "--events %s: stat", path);
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+		return shim_fail(err, EINVAL, "--events %s: not a regular file or a FIFO", path);
+	if (fcntl(fd, F_SETFL, O_APPEND) < 0)
+		return shim_fail(err, errno, "--events %s: fcntl", path);
+	return shim_steal_fd(&fd);
+}
 
 static double now(void)
 {

@@ -5,6 +5,12 @@
 
 #include "shim.h"
 
+/*
+ * Open the --events file to append to: created 0644 if missing, never
+ * truncated, not through a symlink, only a regular file or a FIFO.
+ */
+int shim_events_open(const char *path, struct shim_err *err);
+
 /* Each returns 0 or -1 with errno; fd < 0 is a no-op. */
 int shim_event_thread_exit(int fd, pid_t tid, pid_t pid);
 int shim_event_container_start(int fd, pid_t pid);

@@ -14,7 +14,13 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-/* syscall numbers (x86-64 and the generic table agree on these) */
+/*
+ * Syscall numbers, for headers older than the call.  From 424 on
+ * (pidfd_send_signal and later) every architecture uses the same number.
+ * pivot_root and bpf are older and differ per table: 155 and 321 are
+ * x86-64's (the generic table has 41 and 280); any libc header has them,
+ * so the fallbacks below matter only on x86-64.
+ */
 #ifndef __NR_pidfd_send_signal
 #define __NR_pidfd_send_signal 424
 #endif
@@ -42,13 +48,13 @@
 #ifndef __NR_mount_setattr
 #define __NR_mount_setattr 442
 #endif
-#ifndef __NR_pivot_root
+#if !defined(__NR_pivot_root) && defined(__x86_64__)
 #define __NR_pivot_root 155
 #endif
 #ifndef __NR_close_range
 #define __NR_close_range 436
 #endif
-#ifndef __NR_bpf
+#if !defined(__NR_bpf) && defined(__x86_64__)
 #define __NR_bpf 321
 #endif
 

@@ -126,10 +126,9 @@ static int prepare(struct shim_run *r, struct shim_err *err)
 		       shim_fail_note(err, "only root may write the maps with setgroups allowed");
 
 	if (cfg->events_file) {
-		r->events_fd = open(cfg->events_file,
-				    O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_APPEND, 0644);
+		r->events_fd = shim_events_open(cfg->events_file, err);
 		if (r->events_fd < 0)
-			return shim_fail(err, errno, "--events %s", cfg->events_file);
+			return -1;
 	}
 	if (cfg->watch_threads) {
 		char reason[256];

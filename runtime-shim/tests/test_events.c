@@ -45,11 +45,54 @@ static void test_stream(void **state)
 	unlink(path);
 }
 
+static void test_open_safely(void **state)
+{
+	char dir[] = "/tmp/shim-events-dir-XXXXXX", file[128], link[128], buf[64];
+	struct shim_err err = { 0 };
+	int fd;
+	ssize_t n;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/ev", dir);
+	snprintf(link, sizeof(link), "%s/link", dir);
+
+	/* An existing file is appended to, never truncated. */
+	fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "old\n", 4), 4);
+	close(fd);
+	fd = shim_events_open(file, &err);
+	assert_true(fd >= 0);
+	assert_int_equal(shim_event_note(fd, "x", "y"), 0);
+	close(fd);
+	fd = open(file, O_RDONLY);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	assert_true(n > 4);
+	buf[n] = '\0';
+	assert_contains(buf, "old\n{\"event\":\"x\"");
+
+	/* A symlink planted at the path is not followed. */
+	assert_int_equal(symlink(file, link), 0);
+	assert_int_equal(shim_events_open(link, &err), -1);
+	assert_contains(err.msg, "a symlink");
+
+	/* Not a device. */
+	assert_int_equal(shim_events_open("/dev/null", &err), -1);
+	assert_contains(err.msg, "not a regular file or a FIFO");
+
+	unlink(link);
+	unlink(file);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_thread_exit_format),
 		cmocka_unit_test(test_stream),
+		cmocka_unit_test(test_open_safely),
 	};
 
 	return cmocka_run_group_tests_name("events", tests, NULL, NULL);

@@ -4,7 +4,7 @@
 
 #include <signal.h>
 
-#include "profile.h"
+#include "seccomp.h"
 #include "shim.h"
 
 /* What the container's init needs; prepared by the shim before clone. */

@@ -23,7 +23,7 @@
 #include "events.h"
 #include "hook.h"
 #include "kernel.h"
-#include "profile.h"
+#include "seccomp.h"
 #include "rootless.h"
 #include "selfclone.h"
 #include "signals.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef SHIM_PROFILE_H
-#define SHIM_PROFILE_H
+#ifndef SHIM_SECCOMP_H
+#define SHIM_SECCOMP_H
 
 #include <seccomp.h>
 

@@ -45,7 +45,9 @@ build() {
 	run_logged libbpf make -C "$tree/tools/lib/bpf" -j"$jobs" \
 		OUTPUT="$build_dir/libbpf/obj/" CC="ccache gcc" BUILD_STATIC_ONLY=1 \
 		DESTDIR="$build_dir/libbpf" prefix= "$build_dir/libbpf/obj/libbpf.a" install_headers
-	cp "$build_dir/libbpf/obj/libbpf.a" "$build_dir/libbpf/libbpf.a"
+	# Copied only when changed: the helpers that link it rebuild on its mtime.
+	cmp -s "$build_dir/libbpf/obj/libbpf.a" "$build_dir/libbpf/libbpf.a" ||
+		cp "$build_dir/libbpf/obj/libbpf.a" "$build_dir/libbpf/libbpf.a"
 }
 
 with_lock "kernel-$variant" build

@@ -35,8 +35,13 @@ void shim_usage(FILE *out)
 "  --net none|host        none: a new network namespace with only loopback,\n"
 "                         which is up (default); host: share the host's network\n"
 "  --uid-map IN:OUT:COUNT map container UIDs IN.. to host UIDs OUT..\n"
-"                         (repeatable; default 0:100000:65536)\n"
-"  --gid-map IN:OUT:COUNT the same for GIDs (default 0:100000:65536)\n"
+"                         (repeatable).  Default: 0:START:COUNT from the line\n"
+"                         \"containers:START:COUNT\" of /etc/subuid (COUNT at\n"
+"                         most 65536), the user podman's --userns=auto uses,\n"
+"                         never a login user's range; without that line, give\n"
+"                         the maps.  A range that includes your own ID is\n"
+"                         refused, but your ID alone (COUNT 1)\n"
+"  --gid-map IN:OUT:COUNT the same for GIDs (default from /etc/subgid)\n"
 "  --allow-setgroups      let setgroups(2) work in the container (apt, su,\n"
 "                         sshd need it); root only.  Default: denied.  Either\n"
 "                         way the container starts with no supplementary\n"
@@ -158,14 +163,6 @@ static int add_idmap(struct shim_idmaps *maps, const char *opt,
 		return shim_fail_wrap(err, "%s", opt);
 	maps->n++;
 	return 0;
-}
-
-static void default_idmaps(struct shim_idmaps *maps)
-{
-	maps->n = 1;
-	maps->map[0].inside = 0;
-	maps->map[0].outside = 100000;
-	maps->map[0].count = 65536;
 }
 
 static int parse_run(int argc, char *const argv[], int i,
@@ -300,10 +297,6 @@ static int parse_run(int argc, char *const argv[], int i,
 	if (i >= argc)
 		return shim_fail(err, 0, "run: no command given (see shim --help)");
 	cfg->argv = &argv[i];
-	if (cfg->uid_map.n == 0)
-		default_idmaps(&cfg->uid_map);
-	if (cfg->gid_map.n == 0)
-		default_idmaps(&cfg->gid_map);
 	if (idmaps_overlap(&cfg->uid_map, false) || idmaps_overlap(&cfg->uid_map, true))
 		return shim_fail(err, 0, "--uid-map: ranges overlap");
 	if (idmaps_overlap(&cfg->gid_map, false) || idmaps_overlap(&cfg->gid_map, true))

@@ -12,6 +12,24 @@ int shim_parse_args(int argc, char *const argv[], struct shim_config *cfg,
 		    struct shim_err *err);
 void shim_usage(FILE *out);
 
+/* The subuid(5)/subgid(5) user whose range is the default map (as podman's --userns=auto). */
+#define SHIM_SUBID_USER "containers"
+/* At most this many IDs of that range are mapped by default. */
+#define SHIM_DEFAULT_IDMAP_COUNT 65536
+
+/* A decimal uint32 at s: *end after it.  0, or -1 (no digit, overflow). */
+int shim_parse_u32(const char *s, const char **end, uint32_t *out);
+
+/* The range of user in a subuid/subgid file, inside 0, at most SHIM_DEFAULT_IDMAP_COUNT. */
+int shim_subid_range(const char *path, const char *user, struct shim_idmap *out,
+		     struct shim_err *err);
+/* Fill the maps not given on the command line from subuid and subgid. */
+int shim_idmaps_default(struct shim_config *cfg, const char *subuid,
+			const char *subgid, struct shim_err *err);
+/* Refuse a range that includes own (the caller's ID), but own alone. */
+int shim_idmaps_check_owner(const struct shim_idmaps *m, uint32_t own,
+			    const char *opt, struct shim_err *err);
+
 /* "inside:outside:count" */
 int shim_parse_idmap(const char *s, struct shim_idmap *map,
 		     struct shim_err *err);

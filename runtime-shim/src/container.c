@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 
 #include "bpffs.h"
+#include "cli.h"
 #include "container.h"
 #include "kernel.h"
 #include "loopback.h"
@@ -142,10 +143,12 @@ static void shim_cloexec_fds_from(int from)
 	if (!d)
 		return;
 	while ((de = readdir(d)) != NULL) {
-		int fd = atoi(de->d_name);
+		const char *end;
+		uint32_t fd;
 
-		if (fd >= from && fd != dirfd(d))
-			fcntl(fd, F_SETFD, FD_CLOEXEC);
+		if (shim_parse_u32(de->d_name, &end, &fd) == 0 && *end == '\0' &&
+		    fd >= (uint32_t)from && (int)fd != dirfd(d))
+			fcntl((int)fd, F_SETFD, FD_CLOEXEC);
 	}
 	closedir(d);
 }
@@ -168,10 +171,12 @@ static int close_fds_except(int keep, struct shim_err *err)
 	if (!d)
 		return shim_fail(err, errno, "opendir /proc/self/fd");
 	while ((de = readdir(d)) != NULL) {
-		int fd = atoi(de->d_name);
+		const char *end;
+		uint32_t fd;
 
-		if (de->d_name[0] != '.' && fd > 2 && fd != keep && fd != dirfd(d))
-			close(fd);
+		if (shim_parse_u32(de->d_name, &end, &fd) == 0 && *end == '\0' &&
+		    fd > 2 && (int)fd != keep && (int)fd != dirfd(d))
+			close((int)fd);
 	}
 	closedir(d);
 	return 0;

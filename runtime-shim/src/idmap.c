@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* uid/gid map parsing and rendering. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 
-static int parse_u32(const char *s, const char **end, uint32_t *out)
+int shim_parse_u32(const char *s, const char **end, uint32_t *out)
 {
 	unsigned long long v = 0;
 	const char *p = s;
@@ -28,9 +29,9 @@ int shim_parse_idmap(const char *s, struct shim_idmap *map,
 {
 	const char *p = s;
 
-	if (parse_u32(p, &p, &map->inside) || *p++ != ':' ||
-	    parse_u32(p, &p, &map->outside) || *p++ != ':' ||
-	    parse_u32(p, &p, &map->count) || *p != '\0')
+	if (shim_parse_u32(p, &p, &map->inside) || *p++ != ':' ||
+	    shim_parse_u32(p, &p, &map->outside) || *p++ != ':' ||
+	    shim_parse_u32(p, &p, &map->count) || *p != '\0')
 		return shim_fail(err, 0,
 				 "invalid id map \"%s\": expected INSIDE:OUTSIDE:COUNT with decimal numbers",
 				 s);
@@ -58,4 +59,79 @@ int shim_format_idmaps(const struct shim_idmaps *maps, char *buf, size_t len)
 		off += (size_t)n;
 	}
 	return (int)off;
+}
+
+int shim_subid_range(const char *path, const char *user, struct shim_idmap *out,
+		     struct shim_err *err)
+{
+	cleanup_file FILE *f = fopen(path, "re");
+	size_t ulen = strlen(user);
+	char line[512];
+
+	if (!f)
+		return shim_fail(err, errno, "%s", path);
+	/* "NAME:START:COUNT" (subuid(5)); the first line for NAME counts. */
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = line + ulen + 1;
+
+		if (strncmp(line, user, ulen) != 0 || line[ulen] != ':')
+			continue;
+		if (shim_parse_u32(p, &p, &out->outside) || *p++ != ':' ||
+		    shim_parse_u32(p, &p, &out->count) || (*p != '\n' && *p != '\0') ||
+		    out->count == 0)
+			return shim_fail(err, EINVAL, "%s: bad line for %s: %.*s", path, user,
+					 (int)strcspn(line, "\n"), line);
+		out->inside = 0;
+		if (out->count > SHIM_DEFAULT_IDMAP_COUNT)
+			out->count = SHIM_DEFAULT_IDMAP_COUNT;
+		if ((uint64_t)out->outside + out->count - 1 > UINT32_MAX - 1)
+			return shim_fail(err, EINVAL, "%s: range of %s exceeds 4294967294", path, user);
+		return 0;
+	}
+	return shim_fail(err, ENOENT, "%s has no range for user %s", path, user);
+}
+
+int shim_idmaps_default(struct shim_config *cfg, const char *subuid,
+			const char *subgid, struct shim_err *err)
+{
+	static const struct {
+		const char *opt;
+		size_t off;
+	} which[] = {
+		{ "--uid-map", offsetof(struct shim_config, uid_map) },
+		{ "--gid-map", offsetof(struct shim_config, gid_map) },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(which); i++) {
+		struct shim_idmaps *m = (struct shim_idmaps *)((char *)cfg + which[i].off);
+
+		if (m->n)
+			continue;
+		if (shim_subid_range(i ? subgid : subuid, SHIM_SUBID_USER, &m->map[0], err))
+			return shim_fail_wrap(err, "no %s given, and the default", which[i].opt),
+			       shim_fail_note(err, "add a range for %s to %s and %s (such as "
+					      "\"%s:2147483647:2147483648\", as podman's --userns=auto "
+					      "uses), or give --uid-map and --gid-map",
+					      SHIM_SUBID_USER, subuid, subgid, SHIM_SUBID_USER);
+		m->n = 1;
+	}
+	return 0;
+}
+
+int shim_idmaps_check_owner(const struct shim_idmaps *m, uint32_t own,
+			    const char *opt, struct shim_err *err)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		const struct shim_idmap *r = &m->map[i];
+
+		/* Your own ID alone is the rootless form: an explicit choice. */
+		if (r->count == 1 && r->outside == own)
+			continue;
+		if (own >= r->outside && own - r->outside < r->count)
+			return shim_fail(err, EPERM, "%s %u:%u:%u includes your own ID %u",
+					 opt, r->inside, r->outside, r->count, own),
+			       shim_fail_note(err, "the container would own your files; map a "
+					      "range without it, or your ID alone (COUNT 1)");
+	}
+	return 0;
 }

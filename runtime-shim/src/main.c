@@ -353,7 +353,22 @@ static int drive_setup(struct shim_run *r, struct shim_err *err)
 	}
 }
 
-static int run(const struct shim_config *cfg)
+/* Default maps from subuid/subgid; never one that includes the caller. */
+static int resolve_idmaps(struct shim_config *cfg, struct shim_err *err)
+{
+	if (shim_idmaps_default(cfg, "/etc/subuid", "/etc/subgid", err)) {
+		if (geteuid() != 0)
+			shim_fail_note(err, "without root only your own IDs: --uid-map 0:%u:1 --gid-map 0:%u:1",
+				       (unsigned int)geteuid(), (unsigned int)getegid());
+		return -1;
+	}
+	if (shim_idmaps_check_owner(&cfg->uid_map, (uint32_t)getuid(), "--uid-map", err) ||
+	    shim_idmaps_check_owner(&cfg->gid_map, (uint32_t)getgid(), "--gid-map", err))
+		return -1;
+	return 0;
+}
+
+static int run(struct shim_config *cfg)
 {
 	struct shim_run r = {
 		.cfg = cfg, .sigfd = -1, .events_fd = -1, .sock = { -1, -1 },
@@ -365,7 +380,7 @@ static int run(const struct shim_config *cfg)
 			 CLONE_NEWIPC | CLONE_NEWCGROUP;
 	int status = SHIM_EXIT_ERROR;
 
-	if (prepare(&r, &err))
+	if (prepare(&r, &err) || resolve_idmaps(cfg, &err))
 		goto fail;
 	/*
 	 * The container must not keep the caller's supplementary groups

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* uid/gid map parsing and rendering. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 #include "testutil.h"
 
 #include "cli.h"
@@ -50,9 +54,82 @@ static void test_format(void **state)
 	assert_int_equal(shim_format_idmaps(&maps, buf, 8), -1);
 }
 
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_subid_default(void **state)
+{
+	char dir[] = "/tmp/shim-subid-XXXXXX", uid[64], gid[64];
+	struct shim_config cfg;
+	struct shim_err err = { 0 };
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(uid, sizeof(uid), "%s/subuid", dir);
+	snprintf(gid, sizeof(gid), "%s/subgid", dir);
+	/* The login user's range is not the default: only containers' is. */
+	write_text(uid, "alice:100000:65536\ncontainers:2147483647:2147483648\n");
+	write_text(gid, "containers:300000:1000\nalice:100000:65536\n");
+	memset(&cfg, 0, sizeof(cfg));
+	assert_int_equal(shim_idmaps_default(&cfg, uid, gid, &err), 0);
+	assert_int_equal(cfg.uid_map.n, 1);
+	assert_int_equal(cfg.uid_map.map[0].inside, 0);
+	assert_int_equal(cfg.uid_map.map[0].outside, 2147483647u);
+	assert_int_equal(cfg.uid_map.map[0].count, 65536);
+	assert_int_equal(cfg.gid_map.map[0].outside, 300000);
+	assert_int_equal(cfg.gid_map.map[0].count, 1000);
+
+	/* Given maps stay as they are. */
+	memset(&cfg, 0, sizeof(cfg));
+	assert_int_equal(shim_parse_idmap("0:500000:10", &cfg.uid_map.map[0], &err), 0);
+	cfg.uid_map.n = 1;
+	assert_int_equal(shim_idmaps_default(&cfg, uid, gid, &err), 0);
+	assert_int_equal(cfg.uid_map.map[0].outside, 500000);
+	assert_int_equal(cfg.gid_map.map[0].outside, 300000);
+
+	/* No range for containers: an error that says what to do. */
+	write_text(uid, "alice:100000:65536\n");
+	memset(&cfg, 0, sizeof(cfg));
+	assert_int_equal(shim_idmaps_default(&cfg, uid, gid, &err), -1);
+	assert_contains(err.msg, "no --uid-map given");
+	assert_contains(err.msg, "has no range for user containers");
+	assert_contains(err.msg, "containers:2147483647:2147483648");
+
+	write_text(uid, "containers:12x:5\n");
+	assert_int_equal(shim_idmaps_default(&cfg, uid, gid, &err), -1);
+	assert_contains(err.msg, "bad line for containers");
+	unlink(uid);
+	unlink(gid);
+	rmdir(dir);
+}
+
+static void test_owner_refused(void **state)
+{
+	struct shim_idmaps m = { .n = 2 };
+	struct shim_err err = { 0 };
+
+	(void)state;
+	m.map[0] = (struct shim_idmap){ 0, 100000, 65536 };
+	m.map[1] = (struct shim_idmap){ 70000, 1000, 1 };
+	assert_int_equal(shim_idmaps_check_owner(&m, 1000, "--uid-map", &err), 0);
+	assert_int_equal(shim_idmaps_check_owner(&m, 0, "--uid-map", &err), 0);
+	assert_int_equal(shim_idmaps_check_owner(&m, 100005, "--uid-map", &err), -1);
+	assert_contains(err.msg, "--uid-map 0:100000:65536 includes your own ID 100005");
+	m.map[1] = (struct shim_idmap){ 70000, 999, 2 };
+	assert_int_equal(shim_idmaps_check_owner(&m, 1000, "--uid-map", &err), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_subid_default),
+		cmocka_unit_test(test_owner_refused),
 		cmocka_unit_test(test_parse_ok),
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_format),

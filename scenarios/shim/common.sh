@@ -50,6 +50,12 @@ shim_rootfs() {
 	echo "$dir"
 }
 
+# The host ID the container's root gets by default: the start of the
+# range of user "containers" in /etc/subuid (guest-rootfs/overlay/etc).
+shim_default_uid() {
+	awk -F: '$1 == "containers" { print $2; exit }' /etc/subuid
+}
+
 # Mount lines of the host (the shim's mount namespace), for leak checks.
 host_mounts() {
 	wc -l < /proc/self/mounts

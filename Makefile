@@ -108,11 +108,16 @@ series-check: kernel-tree
 
 # Under a prefix of its own, so that Debian's libbpf1 and bpftool stay
 # what every other program gets (README.md, "Tokens from Debian 12").
+# The shim's own install (runtime-shim/Makefile), when it has one.
 install: kernel-tree
 	@scripts/build-bpf-tools.sh install
+	@if grep -q '^install:' runtime-shim/Makefile 2>/dev/null; then \
+		$(MAKE) -s -C runtime-shim O=$(BUILD)/shim install; fi
 
 uninstall:
 	@scripts/build-bpf-tools.sh uninstall
+	@if grep -q '^uninstall:' runtime-shim/Makefile 2>/dev/null; then \
+		$(MAKE) -s -C runtime-shim O=$(BUILD)/shim uninstall; fi
 
 clean:
 	rm -rf $(BUILD)

@@ -7,13 +7,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "bpffs.h"
 #include "errname.h"
 #include "kernel.h"
-#include "mounts.h"
 
 static const char *errname(int e)
 {
@@ -157,23 +157,88 @@ int shim_bpffs_configure(int fsfd, const struct shim_delegation *d,
 	return 0;
 }
 
-int shim_bpffs_mount(int fsfd, const char *path, struct shim_err *err)
+/*
+ * Open the directory path below root_fd, creating what is missing, with
+ * every component resolved inside root (RESOLVE_IN_ROOT: "..", absolute
+ * and relative symlinks all stay in it), so a symlink in the rootfs
+ * cannot lead the mkdir or the mount out of it.  The mount then goes onto
+ * the returned fd, not onto a path that could change in between.
+ */
+static int open_mount_point(int root_fd, const char *path, struct shim_err *err)
 {
-	cleanup_fd int mfd = -1;
-	struct stat st;
+	struct shim_open_how how = {
+		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+		.resolve = SHIM_RESOLVE_IN_ROOT | SHIM_RESOLVE_NO_MAGICLINKS,
+	};
+	cleanup_fd int dir = -1;
+	char prefix[PATH_MAX], name[NAME_MAX + 1];
+	const char *p = path;
 
-	if (stat(path, &st) < 0) {
-		if (errno != ENOENT)
-			return shim_fail(err, errno, "stat %s", path);
-		if (shim_mkdir_p(path, 0755, err))
-			return shim_fail_wrap(err, "--bpf-mount");
-	} else if (!S_ISDIR(st.st_mode)) {
-		return shim_fail(err, ENOTDIR, "--bpf-mount %s", path);
+	if (strlen(path) >= sizeof(prefix))
+		return shim_fail(err, ENAMETOOLONG, "--bpf-mount %s", path);
+	dir = sys_openat2(root_fd, ".", &how);
+	if (dir < 0)
+		return shim_fail(err, errno, "--bpf-mount %s: openat2 the root", path);
+	for (;;) {
+		const char *e;
+		int fd;
+
+		while (*p == '/')
+			p++;
+		if (*p == '\0')
+			break;
+		e = strchrnul(p, '/');
+		if ((size_t)(e - p) > NAME_MAX)
+			return shim_fail(err, ENAMETOOLONG, "--bpf-mount %s", path);
+		memcpy(prefix, path, (size_t)(e - path));
+		prefix[e - path] = '\0';
+		memcpy(name, p, (size_t)(e - p));
+		name[e - p] = '\0';
+		fd = sys_openat2(root_fd, prefix, &how);
+		if (fd < 0 && errno == ENOENT) {
+			if (mkdirat(dir, name, 0755) < 0 && errno != EEXIST) {
+				shim_fail(err, errno, "--bpf-mount %s: mkdir %s", path, prefix);
+				if (err->errnum == EACCES || err->errnum == EPERM)
+					shim_fail_note(err, "the container's root may not write there: "
+						       "create %s in the rootfs, or give the rootfs to the "
+						       "container's root (chown -R to the first outside IDs "
+						       "of --uid-map and --gid-map)", prefix);
+				return -1;
+			}
+			fd = sys_openat2(root_fd, prefix, &how);
+		}
+		if (fd < 0)
+			return shim_fail(err, errno, "--bpf-mount %s: %s", path, prefix);
+		close(dir);
+		dir = fd;
+		p = e;
 	}
+	return shim_steal_fd(&dir);
+}
+
+int shim_bpffs_mount_at(int fsfd, int root_fd, const char *path,
+			struct shim_err *err)
+{
+	cleanup_fd int target = -1;
+	cleanup_fd int mfd = -1;
+
+	target = open_mount_point(root_fd, path, err);
+	if (target < 0)
+		return -1;
 	mfd = sys_fsmount(fsfd, SHIM_FSMOUNT_CLOEXEC, 0);
 	if (mfd < 0)
 		return shim_fail(err, errno, "fsmount bpf");
-	if (sys_move_mount(mfd, "", AT_FDCWD, path, SHIM_MOVE_MOUNT_F_EMPTY_PATH) < 0)
+	if (sys_move_mount(mfd, "", target, "",
+			   SHIM_MOVE_MOUNT_F_EMPTY_PATH | SHIM_MOVE_MOUNT_T_EMPTY_PATH) < 0)
 		return shim_fail(err, errno, "move_mount bpf to %s", path);
 	return 0;
+}
+
+int shim_bpffs_mount(int fsfd, const char *path, struct shim_err *err)
+{
+	cleanup_fd int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (root < 0)
+		return shim_fail(err, errno, "open /");
+	return shim_bpffs_mount_at(fsfd, root, path, err);
 }

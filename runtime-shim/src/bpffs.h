@@ -39,7 +39,13 @@ int shim_delegation_resolve(const struct shim_config *cfg,
 int shim_bpffs_configure(int fsfd, const struct shim_delegation *d,
 			 struct shim_err *err);
 
-/* Container side: mount a configured fs context at path. */
+/*
+ * Container side: mount a configured fs context at path, below root_fd
+ * (path resolved as if root_fd were "/"; missing directories created).
+ * shim_bpffs_mount: the same below the caller's "/".
+ */
+int shim_bpffs_mount_at(int fsfd, int root_fd, const char *path,
+			struct shim_err *err);
 int shim_bpffs_mount(int fsfd, const char *path, struct shim_err *err);
 
 #endif

@@ -76,6 +76,25 @@
 #define SHIM_OPEN_TREE_CLONE 1
 #define SHIM_OPEN_TREE_CLOEXEC 02000000
 #define SHIM_MOUNT_ATTR_RDONLY 0x00000001
+#define SHIM_MOVE_MOUNT_T_EMPTY_PATH 0x00000040
+
+/* openat2 (5.6+) */
+#if !defined(__NR_openat2) && defined(__x86_64__)
+#define __NR_openat2 437
+#endif
+#define SHIM_RESOLVE_NO_MAGICLINKS 0x02
+#define SHIM_RESOLVE_IN_ROOT 0x10
+
+struct shim_open_how {
+	uint64_t flags;
+	uint64_t mode;
+	uint64_t resolve;
+};
+
+static inline int sys_openat2(int dfd, const char *path, struct shim_open_how *how)
+{
+	return (int)syscall(__NR_openat2, dfd, path, how, sizeof(*how));
+}
 
 struct shim_mount_attr {
 	uint64_t attr_set;

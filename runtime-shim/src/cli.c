@@ -165,18 +165,75 @@ static int add_idmap(struct shim_idmaps *maps, const char *opt,
 	return 0;
 }
 
+/* Every option of shim run, once: its names and whether it takes a value. */
+enum shim_opt_id {
+	OPT_HELP, OPT_TTY, OPT_ALLOW_SETGROUPS, OPT_NO_PIVOT, OPT_WATCH_THREADS,
+	OPT_VERBOSE, OPT_ROOTFS, OPT_HOSTNAME, OPT_ENV, OPT_CWD, OPT_NET,
+	OPT_UID_MAP, OPT_GID_MAP, OPT_SECCOMP, OPT_BPF_MOUNT, OPT_EVENTS,
+	OPT_DELEGATE,	/* + SHIM_DELEG_*: names from shim_deleg_flag() */
+};
+
+static const struct shim_opt {
+	const char *name;
+	const char *alias;	/* short form, or NULL */
+	bool value;
+	enum shim_opt_id id;
+} shim_opts[] = {
+	{ "--help", "-h", false, OPT_HELP },
+	{ "--tty", "-t", false, OPT_TTY },
+	{ "--allow-setgroups", NULL, false, OPT_ALLOW_SETGROUPS },
+	{ "--no-pivot", NULL, false, OPT_NO_PIVOT },
+	{ "--watch-threads", NULL, false, OPT_WATCH_THREADS },
+	{ "--verbose", "-v", false, OPT_VERBOSE },
+	{ "--rootfs", NULL, true, OPT_ROOTFS },
+	{ "--hostname", NULL, true, OPT_HOSTNAME },
+	{ "--env", NULL, true, OPT_ENV },
+	{ "--cwd", NULL, true, OPT_CWD },
+	{ "--net", NULL, true, OPT_NET },
+	{ "--uid-map", NULL, true, OPT_UID_MAP },
+	{ "--gid-map", NULL, true, OPT_GID_MAP },
+	{ "--seccomp", NULL, true, OPT_SECCOMP },
+	{ "--bpf-mount", NULL, true, OPT_BPF_MOUNT },
+	{ "--events", NULL, true, OPT_EVENTS },
+};
+
+/*
+ * Which option argv[*i] is: 1 with *id (and *value, consumed from
+ * "--name=value" or the next argument), 0 when unknown, -1 on error.
+ */
+static int find_opt(int argc, char *const argv[], int *i, int *id,
+		    const char **value, struct shim_err *err)
+{
+	const char *arg = argv[*i];
+
+	for (size_t k = 0; k < ARRAY_SIZE(shim_opts) + SHIM_DELEG_NR; k++) {
+		bool deleg = k >= ARRAY_SIZE(shim_opts);
+		const char *name = deleg ? shim_deleg_flag((int)(k - ARRAY_SIZE(shim_opts))) :
+					   shim_opts[k].name;
+		const char *alias = deleg ? NULL : shim_opts[k].alias;
+		bool takes = deleg || shim_opts[k].value;
+		int r;
+
+		*id = deleg ? OPT_DELEGATE + (int)(k - ARRAY_SIZE(shim_opts)) : (int)shim_opts[k].id;
+		if (!takes) {
+			if (strcmp(arg, name) == 0 || (alias && strcmp(arg, alias) == 0))
+				return 1;
+			continue;
+		}
+		r = match_opt(name, argc, argv, i, value, err);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
 static int parse_run(int argc, char *const argv[], int i,
 		     struct shim_config *cfg, struct shim_err *err)
 {
-	static const char *const deleg_opts[SHIM_DELEG_NR] = {
-		"--bpf-delegate-cmds", "--bpf-delegate-maps",
-		"--bpf-delegate-progs", "--bpf-delegate-attachs",
-	};
-
 	for (; i < argc; i++) {
 		const char *arg = argv[i];
 		const char *v = NULL;
-		int r = 0;
+		int id, r;
 
 		if (strcmp(arg, "--") == 0) {
 			i++;
@@ -184,73 +241,67 @@ static int parse_run(int argc, char *const argv[], int i,
 		}
 		if (arg[0] != '-')
 			break;
-		if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+		r = find_opt(argc, argv, &i, &id, &v, err);
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			return shim_fail(err, 0, "unknown option \"%s\" (see shim --help)", arg);
+		switch (id) {
+		case OPT_HELP:
 			cfg->help = true;
 			return 0;
-		}
-		if (strcmp(arg, "--tty") == 0 || strcmp(arg, "-t") == 0) {
+		case OPT_TTY:
 			cfg->tty = true;
-			continue;
-		}
-		if (strcmp(arg, "--allow-setgroups") == 0) {
+			break;
+		case OPT_ALLOW_SETGROUPS:
 			cfg->allow_setgroups = true;
-			continue;
-		}
-		if (strcmp(arg, "--no-pivot") == 0) {
+			break;
+		case OPT_NO_PIVOT:
 			cfg->no_pivot = true;
-			continue;
-		}
-		if (strcmp(arg, "--watch-threads") == 0) {
+			break;
+		case OPT_WATCH_THREADS:
 			cfg->watch_threads = true;
-			continue;
-		}
-		if (strcmp(arg, "--verbose") == 0 || strcmp(arg, "-v") == 0) {
+			break;
+		case OPT_VERBOSE:
 			cfg->verbose = true;
-			continue;
-		}
-#define OPT(name) ((r = match_opt(name, argc, argv, &i, &v, err)) != 0)
-		if (OPT("--rootfs")) {
-			if (r < 0)
-				return -1;
+			break;
+		case OPT_ROOTFS:
 			cfg->rootfs = v;
-		} else if (OPT("--hostname")) {
-			if (r < 0)
-				return -1;
+			break;
+		case OPT_HOSTNAME:
 			if (strlen(v) == 0 || strlen(v) > 64)
 				return shim_fail(err, 0, "--hostname: \"%s\" must be 1 to 64 characters", v);
 			cfg->hostname = v;
-		} else if (OPT("--env")) {
-			if (r < 0)
-				return -1;
+			break;
+		case OPT_ENV:
 			if (v[0] == '=' || v[0] == '\0')
 				return shim_fail(err, 0, "--env: \"%s\" is not K=V or K", v);
 			if (cfg->n_env >= SHIM_MAX_ENV)
 				return shim_fail(err, 0, "--env: at most %d variables", SHIM_MAX_ENV);
 			cfg->env[cfg->n_env++] = v;
-		} else if (OPT("--cwd")) {
-			if (r < 0)
-				return -1;
+			break;
+		case OPT_CWD:
 			if (v[0] != '/')
 				return shim_fail(err, 0, "--cwd: \"%s\" is not an absolute path", v);
 			cfg->cwd = v;
-		} else if (OPT("--net")) {
-			if (r < 0)
-				return -1;
+			break;
+		case OPT_NET:
 			if (strcmp(v, "none") == 0)
 				cfg->net = SHIM_NET_NONE;
 			else if (strcmp(v, "host") == 0)
 				cfg->net = SHIM_NET_HOST;
 			else
 				return shim_fail(err, 0, "--net: unknown value \"%s\" (valid: none, host)", v);
-		} else if (OPT("--uid-map")) {
-			if (r < 0 || add_idmap(&cfg->uid_map, "--uid-map", v, err))
+			break;
+		case OPT_UID_MAP:
+			if (add_idmap(&cfg->uid_map, "--uid-map", v, err))
 				return -1;
-		} else if (OPT("--gid-map")) {
-			if (r < 0 || add_idmap(&cfg->gid_map, "--gid-map", v, err))
+			break;
+		case OPT_GID_MAP:
+			if (add_idmap(&cfg->gid_map, "--gid-map", v, err))
 				return -1;
-		} else if (OPT("--seccomp")) {
-			if (r < 0)
-				return -1;
+			break;
+		case OPT_SECCOMP:
 			if (strcmp(v, "none") == 0) {
 				cfg->seccomp = SHIM_SECCOMP_NONE;
 			} else if (strcmp(v, "default") == 0) {
@@ -261,35 +312,23 @@ static int parse_run(int argc, char *const argv[], int i,
 				cfg->seccomp = SHIM_SECCOMP_FILE;
 				cfg->seccomp_file = v;
 			}
-		} else if (OPT("--bpf-mount")) {
-			if (r < 0)
-				return -1;
+			break;
+		case OPT_BPF_MOUNT:
 			if (v[0] != '/' || strcmp(v, "/") == 0)
 				return shim_fail(err, 0, "--bpf-mount: \"%s\" is not an absolute path below /", v);
 			cfg->bpf_mount = v;
-		} else if (OPT("--events")) {
-			if (r < 0)
-				return -1;
+			break;
+		case OPT_EVENTS:
 			if (v[0] == '\0')
 				return shim_fail(err, 0, "--events: empty file name");
 			cfg->events_file = v;
-		} else {
-			bool found = false;
-
-			for (int d = 0; d < SHIM_DELEG_NR && !found; d++) {
-				if (OPT(deleg_opts[d])) {
-					if (r < 0)
-						return -1;
-					if (shim_delegate_syntax_check(d, v, err))
-						return -1;
-					cfg->delegate[d] = v;
-					found = true;
-				}
-			}
-			if (!found)
-				return shim_fail(err, 0, "unknown option \"%s\" (see shim --help)", arg);
+			break;
+		default:	/* OPT_DELEGATE + kind */
+			if (shim_delegate_syntax_check(id - OPT_DELEGATE, v, err))
+				return -1;
+			cfg->delegate[id - OPT_DELEGATE] = v;
+			break;
 		}
-#undef OPT
 	}
 
 	if (!cfg->rootfs)

@@ -20,8 +20,7 @@ mkdir -p "$out"
 append=${BENCH_QUICK:+guest.bench_quick=1}
 
 # One guest set at a time: the figures need the cores to themselves.
-exec {matrix_lock}>"$build_dir/.matrix.lock"
-flock "$matrix_lock"
+matrix_all_slots
 
 boot() {	# boot NAME APPEND...: one bench guest, results in $out/NAME
 	local name=$1; shift

@@ -27,6 +27,8 @@ append+="${extra_args:+ $extra_args} guest.mode=$mode${scenarios:+ guest.scenari
 if [[ $image_name == *-debug ]]; then
 	limit=${GUEST_TIMEOUT:-5400}
 	append+=" guest.timeout_scale=${DEBUG_TIMEOUT_SCALE:-8}"
+elif [ -n "${GUEST_TIMEOUT_SCALE:-}" ]; then
+	append+=" guest.timeout_scale=$GUEST_TIMEOUT_SCALE"
 fi
 
 # A run whose every input is unchanged would print the same results: a

@@ -61,6 +61,30 @@ run_logged() {
 	printf '%s\t%s\t%s\n' "$_step" "$((SECONDS - _start))" "$(date -u +%FT%TZ)" >> "$log_dir/steps.tsv"
 }
 
+# matrix_slot: hold one of MATRIX_SLOTS (default 2) guest slots until the
+# caller exits; waits while all are taken. Two matrices side by side share
+# the cores, so a caller on a shared machine stretches scenario limits.
+matrix_slot() {
+	local _slot _fd
+	while :; do
+		for ((_slot = 0; _slot < ${MATRIX_SLOTS:-2}; _slot++)); do
+			exec {_fd}>"$build_dir/.matrix.lock${_slot#0}"
+			flock -n "$_fd" && return 0
+			exec {_fd}>&-
+		done
+		sleep 5
+	done
+}
+
+# matrix_all_slots: hold every slot (the bench needs the cores to itself).
+matrix_all_slots() {
+	local _slot _fd
+	for ((_slot = 0; _slot < ${MATRIX_SLOTS:-2}; _slot++)); do
+		exec {_fd}>"$build_dir/.matrix.lock${_slot#0}"
+		flock "$_fd"
+	done
+}
+
 # with_lock NAME CMD...: serialise steps that share a build folder.
 with_lock() {
 	local _lock_fd

@@ -18,11 +18,12 @@ passed=0 failed=0 skipped=0
 failures=()
 fail() { failed=$((failed + 1)); failures+=("$1"); }
 
-# One matrix at a time, whatever its results folder: guests share the
-# CPUs, and scenario time limits assume a core each.
+# At most MATRIX_SLOTS matrices at a time, whatever their results folder:
+# guests share the CPUs. With more than one slot, scenario time limits are
+# doubled, since a second matrix may take half of the cores.
 mkdir -p "$results"
-exec {matrix_lock}>"$build_dir/.matrix.lock"
-flock "$matrix_lock"
+matrix_slot
+[ "${MATRIX_SLOTS:-2}" -le 1 ] || export GUEST_TIMEOUT_SCALE=${GUEST_TIMEOUT_SCALE:-2}
 # Guests run side by side: a TCG guest running one scenario at a time
 # keeps about one host core busy.
 jobs=${MATRIX_JOBS:-$(nproc)}

@@ -46,6 +46,7 @@ struct shim_run {
 	int pidfd;
 	pid_t pid;
 	bool watch_threads;
+	int cn_fd;		/* --watch-threads: the process-events connector */
 };
 
 static void run_release(struct shim_run *r)
@@ -60,6 +61,7 @@ static void run_release(struct shim_run *r)
 	shim_closep(&r->sock[1]);
 	shim_closep(&r->tty_master);
 	shim_closep(&r->pidfd);
+	shim_closep(&r->cn_fd);
 }
 
 static void verbose(const struct shim_run *r, const char *fmt, ...)
@@ -140,6 +142,11 @@ static int prepare(struct shim_run *r, struct shim_err *err)
 				"supervising the container as a whole, thread exits are not reported\n",
 				reason);
 			shim_event_note(r->events_fd, "thread-watch-unsupported", reason);
+		} else {
+			/* Before the container exists, so its first fork is seen. */
+			r->cn_fd = shim_threads_subscribe(err);
+			if (r->cn_fd < 0)
+				return -1;
 		}
 	}
 
@@ -372,7 +379,7 @@ static int run(struct shim_config *cfg)
 {
 	struct shim_run r = {
 		.cfg = cfg, .sigfd = -1, .events_fd = -1, .sock = { -1, -1 },
-		.tty_master = -1, .pidfd = -1,
+		.tty_master = -1, .pidfd = -1, .cn_fd = -1,
 	};
 	struct shim_supervisor sup;
 	struct shim_err err = { 0 };
@@ -431,7 +438,7 @@ static int run(struct shim_config *cfg)
 
 	sup = (struct shim_supervisor){
 		.pid = r.pid, .pidfd = r.pidfd, .sigfd = r.sigfd,
-		.events_fd = r.events_fd, .watch_threads = r.watch_threads,
+		.events_fd = r.events_fd, .watch_threads = r.watch_threads, .cn_fd = r.cn_fd,
 		.verbose = cfg->verbose, .tty_master = r.tty_master,
 	};
 	if (shim_supervise(&sup, &status, &err)) {

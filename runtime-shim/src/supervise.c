@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The supervisor: one epoll loop over the init's pidfd, a signalfd and,
- * with --watch-threads, a PIDFD_THREAD pidfd per container thread.
+ * with --watch-threads, the process-events connector and a PIDFD_THREAD
+ * pidfd per container thread.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,9 +17,6 @@
 #include "supervise.h"
 #include "threads.h"
 #include "tty.h"
-
-/* How often /proc is scanned for new threads with --watch-threads. */
-#define SHIM_THREAD_SCAN_MS 10
 
 int shim_wait_status(const siginfo_t *info)
 {
@@ -69,6 +67,8 @@ static bool dispatch(const struct shim_supervisor *s, struct shim_threads *t,
 			shim_tty_event(tty, tag, evs[i].events);
 		else if (tag == SHIM_EPOLL_TAG_THREAD && t)
 			shim_threads_exited(t, (pid_t)(evs[i].data.u64 & 0xffffffffu));
+		else if (tag == SHIM_EPOLL_TAG_CONNECTOR && t)
+			shim_threads_connector(t);
 	}
 	return done;
 }
@@ -79,7 +79,7 @@ int shim_supervise(const struct shim_supervisor *s, int *status,
 	struct shim_threads threads;
 	struct shim_tty tty;
 	struct epoll_event evs[32];
-	bool have_threads = false, scan_failed = false, done = false;
+	bool have_threads = false, done = false;
 	cleanup_fd int epfd = -1;
 	siginfo_t info;
 	int n, r = 0;
@@ -92,8 +92,10 @@ int shim_supervise(const struct shim_supervisor *s, int *status,
 		return -1;
 
 	if (s->watch_threads) {
-		if (shim_threads_init(&threads, epfd, s->events_fd, s->pid, err))
+		if (shim_threads_init(&threads, epfd, s->events_fd, s->cn_fd, s->pid, err)) {
+			shim_threads_free(&threads);
 			return -1;
+		}
 		have_threads = true;
 	}
 	shim_tty_init(&tty);
@@ -111,20 +113,7 @@ int shim_supervise(const struct shim_supervisor *s, int *status,
 	}
 
 	while (!done) {
-		int timeout = -1;
-
-		if (have_threads && !scan_failed) {
-			struct shim_err serr;
-
-			if (shim_threads_scan(&threads, &serr)) {
-				fprintf(stderr, "shim: --watch-threads: %s; not watching new threads\n",
-					serr.msg);
-				scan_failed = true;
-			} else {
-				timeout = SHIM_THREAD_SCAN_MS;
-			}
-		}
-		n = epoll_wait(epfd, evs, (int)ARRAY_SIZE(evs), timeout);
+		n = epoll_wait(epfd, evs, (int)ARRAY_SIZE(evs), -1);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -133,14 +122,12 @@ int shim_supervise(const struct shim_supervisor *s, int *status,
 		}
 		done = dispatch(s, have_threads ? &threads : NULL, &tty, evs, n);
 	}
-	/* The PID namespace is empty now: collect the last thread exits. */
-	epoll_ctl(epfd, EPOLL_CTL_DEL, s->pidfd, NULL);
-	epoll_ctl(epfd, EPOLL_CTL_DEL, s->sigfd, NULL);
-	while (r == 0 && have_threads &&
-	       (n = epoll_wait(epfd, evs, (int)ARRAY_SIZE(evs), 0)) > 0)
-		dispatch(s, &threads, &tty, evs, n);
-	if (have_threads)
+	/* The PID namespace is empty now: report the last thread exits. */
+	if (have_threads) {
+		if (r == 0)
+			shim_threads_finish(&threads);
 		shim_threads_free(&threads);
+	}
 	/* Output the container wrote before it ended, then the terminal as it was. */
 	shim_tty_drain(&tty);
 	shim_tty_release(&tty);

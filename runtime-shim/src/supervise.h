@@ -16,6 +16,7 @@ struct shim_supervisor {
 	int sigfd;
 	int events_fd;		/* -1: no --events */
 	bool watch_threads;
+	int cn_fd;		/* --watch-threads: the process-events connector */
 	bool verbose;
 	int tty_master;		/* --tty: the container's pty master, else -1 */
 };

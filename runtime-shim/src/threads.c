@@ -1,21 +1,52 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Thread supervision.  New threads are found by scanning /proc for tasks in
- * the container's PID namespace; each gets a PIDFD_THREAD pidfd, which
- * becomes readable when that thread exits (a thread-group leader's when
- * the whole group is gone).
+ * Thread supervision.  The kernel's process-events connector (netlink
+ * NETLINK_CONNECTOR, group CN_IDX_PROC) reports every fork and exit on
+ * the host as it happens; the shim subscribes before the container
+ * exists and follows the tasks that descend from the container's init:
+ * a new thread of a followed process, or a new process whose parent is
+ * followed.  Each followed thread gets a PIDFD_THREAD pidfd, readable
+ * once that thread has exited, and its exit is reported once: by its
+ * connector exit event or its pidfd, whichever comes first.
+ *
+ * Nothing is lost silently: when the socket overflows (ENOBUFS) the shim
+ * says so in an event and rescans /proc for the container's PID namespace;
+ * followed threads keep their pidfds through the gap.  When the fd limit
+ * stops a pidfd, the shim says so and still reports that thread's exit
+ * from the connector.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdlib.h>
+#include <linux/cn_proc.h>
+#include <linux/connector.h>
+#include <linux/netlink.h>
+#include <search.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 
 #include "events.h"
 #include "kernel.h"
 #include "threads.h"
+
+/* Room for the events of a burst of thread starts while the shim is busy. */
+#define SHIM_CN_RCVBUF (64 << 20)
+/* Datagrams taken per wakeup, so signals and the pty are served in between. */
+#define SHIM_CN_BATCH 4096
+
+struct shim_thread {
+	pid_t tid;
+	pid_t tgid;
+	int fd;			/* PIDFD_THREAD pidfd, or -1 */
+};
+
+struct shim_proc {
+	pid_t tgid;
+	size_t threads;		/* followed threads of this process */
+};
 
 int shim_pidfd_thread_probe(char *reason, size_t len)
 {
@@ -30,99 +61,298 @@ int shim_pidfd_thread_probe(char *reason, size_t len)
 	return 0;
 }
 
-int shim_threads_init(struct shim_threads *t, int epfd, int events_fd,
-		      pid_t init_pid, struct shim_err *err)
+/* ---- the connector ------------------------------------------------- */
+
+int shim_threads_subscribe(struct shim_err *err)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = CN_IDX_PROC };
+	/* nlmsghdr, cn_msg, then the operation: 40 bytes, 4-aligned. */
+	uint32_t buf[NLMSG_LENGTH(sizeof(struct cn_msg) + sizeof(uint32_t)) / 4];
+	struct nlmsghdr *nl = (struct nlmsghdr *)buf;
+	struct cn_msg *cn = NLMSG_DATA(nl);
+	uint32_t op = PROC_CN_MCAST_LISTEN;
+	int size = SHIM_CN_RCVBUF;
+	cleanup_fd int fd = -1;
+
+	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_CONNECTOR);
+	if (fd < 0)
+		return shim_fail(err, errno, "--watch-threads: socket(NETLINK_CONNECTOR)");
+	/* Beyond rmem_max needs CAP_NET_ADMIN, which binding the group needs anyway. */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0 &&
+	    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size)) < 0)
+		return shim_fail(err, errno, "--watch-threads: SO_RCVBUF %d", size);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		shim_fail(err, errno, "--watch-threads: bind the process-events connector (CN_IDX_PROC)");
+		if (errno == EPERM)
+			shim_fail_note(err, "it needs CAP_NET_ADMIN in the initial namespaces: run the shim as root");
+		return -1;
+	}
+	memset(buf, 0, sizeof(buf));
+	nl->nlmsg_len = sizeof(buf);
+	nl->nlmsg_type = NLMSG_DONE;
+	nl->nlmsg_pid = 0;
+	cn->id.idx = CN_IDX_PROC;
+	cn->id.val = CN_VAL_PROC;
+	cn->len = sizeof(op);
+	memcpy(cn->data, &op, sizeof(op));
+	sa.nl_groups = 0;	/* to the kernel */
+	if (sendto(fd, buf, sizeof(buf), 0, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		return shim_fail(err, errno, "--watch-threads: PROC_CN_MCAST_LISTEN");
+	return shim_steal_fd(&fd);
+}
+
+int shim_cn_parse(const void *buf, size_t len, struct shim_cn_event *out,
+		  size_t max, struct shim_err *err)
+{
+	const struct nlmsghdr *nl = buf;
+	int n = 0;
+	int rest = (int)len;
+
+	if (len > INT32_MAX)
+		return shim_fail(err, EMSGSIZE, "connector message of %zu bytes", len);
+	for (; NLMSG_OK(nl, rest); nl = NLMSG_NEXT(nl, rest)) {
+		const struct cn_msg *cn = NLMSG_DATA(nl);
+		const struct proc_event *ev;
+		size_t payload = nl->nlmsg_len - NLMSG_HDRLEN;
+
+		if (nl->nlmsg_type == NLMSG_NOOP)
+			continue;
+		if (nl->nlmsg_type == NLMSG_ERROR || nl->nlmsg_type == NLMSG_OVERRUN)
+			return shim_fail(err, EPROTO, "connector: netlink message type %u",
+					 nl->nlmsg_type);
+		if (payload < sizeof(*cn) || cn->len > payload - sizeof(*cn))
+			return shim_fail(err, EPROTO, "connector: message of %zu bytes, cn_msg says %u",
+					 payload, payload < sizeof(*cn) ? 0 : cn->len);
+		if (cn->id.idx != CN_IDX_PROC || cn->id.val != CN_VAL_PROC)
+			continue;
+		/* Up to the fork/exit members: the union is as long as its largest member. */
+		if (cn->len < offsetof(struct proc_event, event_data) +
+			      sizeof(struct fork_proc_event))
+			return shim_fail(err, EPROTO, "connector: process event of %u bytes", cn->len);
+		ev = (const struct proc_event *)cn->data;
+		if ((size_t)n == max)
+			return shim_fail(err, ENOBUFS, "connector: more than %zu events in a message", max);
+		if (ev->what == PROC_EVENT_FORK) {
+			out[n++] = (struct shim_cn_event){
+				.kind = SHIM_CN_FORK,
+				.tid = ev->event_data.fork.child_pid,
+				.tgid = ev->event_data.fork.child_tgid,
+				.parent_tid = ev->event_data.fork.parent_pid,
+				.parent_tgid = ev->event_data.fork.parent_tgid,
+			};
+		} else if (ev->what == PROC_EVENT_EXIT) {
+			out[n++] = (struct shim_cn_event){
+				.kind = SHIM_CN_EXIT,
+				.tid = ev->event_data.exit.process_pid,
+				.tgid = ev->event_data.exit.process_tgid,
+			};
+		}
+	}
+	if (rest > 0 && rest >= (int)sizeof(struct nlmsghdr))
+		return shim_fail(err, EPROTO, "connector: truncated netlink message");
+	return n;
+}
+
+/* ---- the followed threads ---------------------------------------------- */
+
+static int cmp_thread(const void *a, const void *b)
+{
+	pid_t x = ((const struct shim_thread *)a)->tid, y = ((const struct shim_thread *)b)->tid;
+
+	return (x > y) - (x < y);
+}
+
+static int cmp_proc(const void *a, const void *b)
+{
+	pid_t x = ((const struct shim_proc *)a)->tgid, y = ((const struct shim_proc *)b)->tgid;
+
+	return (x > y) - (x < y);
+}
+
+static struct shim_thread *find_thread(const struct shim_threads *t, pid_t tid)
+{
+	struct shim_thread key = { .tid = tid };
+	struct shim_thread **p = tfind(&key, &t->threads, cmp_thread);
+
+	return p ? *p : NULL;
+}
+
+static struct shim_proc *find_proc(const struct shim_threads *t, pid_t tgid)
+{
+	struct shim_proc key = { .tgid = tgid };
+	struct shim_proc **p = tfind(&key, &t->procs, cmp_proc);
+
+	return p ? *p : NULL;
+}
+
+/*
+ * The soft limit goes to the hard one at start; at EMFILE root may raise
+ * both, up to fs.nr_open.  Returns 0 if there is more room now.
+ */
+static int raise_nofile(void)
+{
+	struct rlimit rl;
+	unsigned long nr_open = 0;
+	FILE *f;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return -1;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		return setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	f = fopen("/proc/sys/fs/nr_open", "re");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lu", &nr_open) != 1)
+		nr_open = 0;
+	fclose(f);
+	if (rl.rlim_max >= nr_open)
+		return -1;
+	rl.rlim_cur = rl.rlim_max = nr_open;
+	return setrlimit(RLIMIT_NOFILE, &rl);
+}
+
+static int open_pidfd(struct shim_threads *t, pid_t tid)
+{
+	int fd = sys_pidfd_open(tid, SHIM_PIDFD_THREAD);
+
+	if (fd < 0 && (errno == EMFILE || errno == ENFILE) && raise_nofile() == 0)
+		fd = sys_pidfd_open(tid, SHIM_PIDFD_THREAD);
+	if (fd < 0 && (errno == EMFILE || errno == ENFILE) && !t->fd_limit_noted) {
+		char detail[160];
+
+		snprintf(detail, sizeof(detail),
+			 "pidfd_open %d: %s: threads from here on are followed through the connector only",
+			 (int)tid, strerror(errno));
+		fprintf(stderr, "shim: --watch-threads: %s\n", detail);
+		shim_event_note(t->events_fd, "thread-watch-fd-limit", detail);
+		t->fd_limit_noted = true;
+	}
+	return fd;
+}
+
+/* Follow a thread of the container (once); its pidfd when it can have one. */
+static int follow(struct shim_threads *t, pid_t tid, pid_t tgid, struct shim_err *err)
+{
+	struct shim_thread *th;
+	struct shim_proc *pr;
+
+	if (find_thread(t, tid))
+		return 0;
+	th = calloc(1, sizeof(*th));
+	if (!th)
+		return shim_fail(err, errno, "thread table");
+	th->tid = tid;
+	th->tgid = tgid;
+	/* ESRCH: gone already; its exit event is still to come. */
+	th->fd = open_pidfd(t, tid);
+	if (th->fd >= 0) {
+		struct epoll_event ev = {
+			.events = EPOLLIN,
+			.data.u64 = (SHIM_EPOLL_TAG_THREAD << 32) | (uint32_t)tid,
+		};
+
+		if (epoll_ctl(t->epfd, EPOLL_CTL_ADD, th->fd, &ev) < 0) {
+			int e = errno;
+
+			close(th->fd);
+			free(th);
+			return shim_fail(err, e, "epoll_ctl thread %d", (int)tid);
+		}
+	}
+	pr = find_proc(t, tgid);
+	if (!pr) {
+		pr = calloc(1, sizeof(*pr));
+		if (!pr || !tsearch(pr, &t->procs, cmp_proc)) {
+			free(pr);
+			if (th->fd >= 0)
+				close(th->fd);
+			free(th);
+			return shim_fail(err, ENOMEM, "process table");
+		}
+		pr->tgid = tgid;
+	}
+	if (!tsearch(th, &t->threads, cmp_thread)) {
+		if (th->fd >= 0)
+			close(th->fd);
+		free(th);
+		return shim_fail(err, ENOMEM, "thread table");
+	}
+	pr->threads++;
+	t->n_threads++;
+	return 0;
+}
+
+/* Report a followed thread's exit and forget it. */
+static void report(struct shim_threads *t, struct shim_thread *th)
+{
+	struct shim_proc *pr = find_proc(t, th->tgid);
+
+	if (th->fd >= 0) {
+		epoll_ctl(t->epfd, EPOLL_CTL_DEL, th->fd, NULL);
+		close(th->fd);
+	}
+	shim_event_thread_exit(t->events_fd, th->tid, th->tgid);
+	tdelete(th, &t->threads, cmp_thread);
+	t->n_threads--;
+	if (pr && --pr->threads == 0) {
+		tdelete(pr, &t->procs, cmp_proc);
+		free(pr);
+	}
+	free(th);
+}
+
+static int on_event(struct shim_threads *t, const struct shim_cn_event *ev,
+		    struct shim_err *err)
+{
+	struct shim_thread *th;
+
+	if (ev->kind == SHIM_CN_EXIT) {
+		th = find_thread(t, ev->tid);
+		if (th)
+			report(t, th);
+		return 0;
+	}
+	/* A new thread of a followed process, or a child of one. */
+	if (find_proc(t, ev->tgid) || find_proc(t, ev->parent_tgid))
+		return follow(t, ev->tid, ev->tgid, err);
+	return 0;
+}
+
+/* ---- rescans after a loss ----------------------------------------------- */
+
+static bool task_exists(pid_t tgid, pid_t tid)
 {
 	char path[64];
-	struct stat st;
 
-	memset(t, 0, sizeof(*t));
-	t->epfd = epfd;
-	t->events_fd = events_fd;
-	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)init_pid);
-	if (stat(path, &st) < 0)
-		return shim_fail(err, errno, "stat %s", path);
-	t->ns_dev = st.st_dev;
-	t->ns_ino = st.st_ino;
-	return 0;
-}
-
-static struct shim_thread *find(struct shim_threads *t, pid_t tid)
-{
-	for (size_t i = 0; i < t->n; i++)
-		if (t->v[i].tid == tid)
-			return &t->v[i];
-	return NULL;
-}
-
-static int add(struct shim_threads *t, pid_t pid, pid_t tid,
-	       struct shim_err *err)
-{
-	struct epoll_event ev = { .events = EPOLLIN };
-	struct shim_thread *th;
-	int fd;
-
-	fd = sys_pidfd_open(tid, SHIM_PIDFD_THREAD);
-	if (fd < 0) {
-		if (errno == ESRCH)
-			return 0;	/* gone before we looked */
-		return shim_fail(err, errno, "pidfd_open %d PIDFD_THREAD", (int)tid);
-	}
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct shim_thread *v = realloc(t->v, cap * sizeof(*v));
-
-		if (!v) {
-			close(fd);
-			return shim_fail(err, errno, "thread table");
-		}
-		t->v = v;
-		t->cap = cap;
-	}
-	ev.data.u64 = (SHIM_EPOLL_TAG_THREAD << 32) | (uint32_t)tid;
-	if (epoll_ctl(t->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
-		close(fd);
-		return shim_fail(err, errno, "epoll_ctl thread %d", (int)tid);
-	}
-	th = &t->v[t->n++];
-	th->tid = tid;
-	th->pid = pid;
-	th->fd = fd;
-	th->seen = true;
-	return 0;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d", (int)tgid, (int)tid);
+	return access(path, F_OK) == 0;
 }
 
 static int scan_tasks(struct shim_threads *t, pid_t pid, struct shim_err *err)
 {
 	char path[64];
-	DIR *d;
 	struct dirent *de;
+	DIR *d;
 	int r = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	d = opendir(path);
 	if (!d)
 		return 0;	/* exited meanwhile */
-	while ((de = readdir(d)) != NULL) {
-		struct shim_thread *th;
+	while (r == 0 && (de = readdir(d)) != NULL) {
 		pid_t tid = (pid_t)atoi(de->d_name);
 
-		if (tid <= 0)
-			continue;
-		th = find(t, tid);
-		if (th) {
-			th->seen = true;
-			continue;
-		}
-		r = add(t, pid, tid, err);
-		if (r)
-			break;
+		if (tid > 0)
+			r = follow(t, tid, pid, err);
 	}
 	closedir(d);
 	return r;
 }
 
-int shim_threads_scan(struct shim_threads *t, struct shim_err *err)
+/* Every task in the container's PID namespace now is followed. */
+static int rescan(struct shim_threads *t, struct shim_err *err)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
@@ -130,9 +360,7 @@ int shim_threads_scan(struct shim_threads *t, struct shim_err *err)
 
 	if (!d)
 		return shim_fail(err, errno, "opendir /proc");
-	for (size_t i = 0; i < t->n; i++)
-		t->v[i].seen = false;
-	while ((de = readdir(d)) != NULL) {
+	while (r == 0 && (de = readdir(d)) != NULL) {
 		char path[64];
 		struct stat st;
 		pid_t pid = (pid_t)atoi(de->d_name);
@@ -143,38 +371,191 @@ int shim_threads_scan(struct shim_threads *t, struct shim_err *err)
 		if (stat(path, &st) < 0 || st.st_ino != t->ns_ino || st.st_dev != t->ns_dev)
 			continue;
 		r = scan_tasks(t, pid, err);
-		if (r)
-			break;
 	}
 	closedir(d);
-	/* Forget reported threads that are gone, so a reused tid is new. */
-	for (size_t i = 0; i < t->n;) {
-		if (t->v[i].fd < 0 && !t->v[i].seen)
-			t->v[i] = t->v[--t->n];
-		else
-			i++;
-	}
 	return r;
+}
+
+struct thread_list {
+	struct shim_thread **v;
+	size_t n, cap;
+	bool only_gone;
+};
+
+static void collect(const void *node, VISIT which, void *closure)
+{
+	struct shim_thread *th = *(struct shim_thread *const *)node;
+	struct thread_list *l = closure;
+
+	if (which != postorder && which != leaf)
+		return;
+	if (l->only_gone && (th->fd >= 0 || task_exists(th->tgid, th->tid)))
+		return;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		struct shim_thread **v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return;	/* the rest stay followed; finish() reports them */
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = th;
+}
+
+/*
+ * Report followed threads: all, or (only_gone) those without a pidfd that
+ * are no longer in /proc, whose exit events may be among the lost ones.
+ * Collected first: the tree cannot change during twalk.
+ */
+static void report_all(struct shim_threads *t, bool only_gone)
+{
+	struct thread_list l = { .only_gone = only_gone };
+
+	twalk_r(t->threads, collect, &l);
+	for (size_t i = 0; i < l.n; i++)
+		report(t, l.v[i]);
+	free(l.v);
+}
+
+static int on_loss(struct shim_threads *t, struct shim_err *err)
+{
+	static const char detail[] =
+		"the process-events connector dropped events (socket buffer full); "
+		"rescanning the container's PID namespace: a thread that started and "
+		"ended within the gap is not reported";
+
+	/* Every loss is an event; stderr says it once. */
+	if (t->losses++ == 0)
+		fprintf(stderr, "shim: --watch-threads: %s\n", detail);
+	shim_event_note(t->events_fd, "thread-events-lost", detail);
+	report_all(t, true);
+	return rescan(t, err);
+}
+
+/* ---- the supervisor's side ------------------------------------------------ */
+
+static int drain(struct shim_threads *t, struct shim_err *err);
+
+int shim_threads_init(struct shim_threads *t, int epfd, int events_fd,
+		      int cn_fd, pid_t init_pid, struct shim_err *err)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = SHIM_EPOLL_TAG_CONNECTOR << 32 };
+	char path[64];
+	struct stat st;
+
+	memset(t, 0, sizeof(*t));
+	t->epfd = epfd;
+	t->events_fd = events_fd;
+	t->cn_fd = cn_fd;
+	t->init_pid = init_pid;
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)init_pid);
+	if (stat(path, &st) < 0)
+		return shim_fail(err, errno, "stat %s", path);
+	t->ns_dev = st.st_dev;
+	t->ns_ino = st.st_ino;
+	raise_nofile();
+	if (epoll_ctl(epfd, EPOLL_CTL_ADD, cn_fd, &ev) < 0)
+		return shim_fail(err, errno, "epoll_ctl the connector");
+	/* The init, then whatever it started before the supervisor ran. */
+	if (follow(t, init_pid, init_pid, err))
+		return -1;
+	return drain(t, err);
+}
+
+static int drain(struct shim_threads *t, struct shim_err *err)
+{
+	/* One process event per datagram; room for a few. */
+	union {
+		struct nlmsghdr nl;
+		char b[8192];
+	} buf;
+
+	for (int i = 0; i < SHIM_CN_BATCH; i++) {
+		struct shim_cn_event evs[16];
+		struct sockaddr_nl from;
+		socklen_t fromlen = sizeof(from);
+		ssize_t len;
+		int n;
+
+		len = recvfrom(t->cn_fd, &buf, sizeof(buf), MSG_DONTWAIT,
+			       (struct sockaddr *)&from, &fromlen);
+		if (len < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return 0;
+			if (errno == EINTR)
+				continue;
+			if (errno == ENOBUFS) {
+				if (on_loss(t, err))
+					return -1;
+				continue;
+			}
+			return shim_fail(err, errno, "recv from the process-events connector");
+		}
+		/* Only the kernel speaks for the connector; anyone may unicast to us. */
+		if (fromlen != sizeof(from) || from.nl_pid != 0)
+			continue;
+		n = shim_cn_parse(&buf, (size_t)len, evs, ARRAY_SIZE(evs), err);
+		if (n < 0)
+			return -1;
+		for (int k = 0; k < n; k++)
+			if (on_event(t, &evs[k], err))
+				return -1;
+	}
+	return 0;
+}
+
+/*
+ * A failure to read the connector stops following new threads; it is said
+ * on stderr and in an event, and followed threads keep their pidfds.
+ */
+static void stop(struct shim_threads *t, const struct shim_err *err)
+{
+	fprintf(stderr, "shim: --watch-threads: %s; new threads are no longer followed\n", err->msg);
+	shim_event_note(t->events_fd, "thread-watch-failed", err->msg);
+	epoll_ctl(t->epfd, EPOLL_CTL_DEL, t->cn_fd, NULL);
+	t->cn_fd = -1;
+}
+
+void shim_threads_connector(struct shim_threads *t)
+{
+	struct shim_err err;
+
+	if (t->cn_fd >= 0 && drain(t, &err) < 0)
+		stop(t, &err);
 }
 
 void shim_threads_exited(struct shim_threads *t, pid_t tid)
 {
-	struct shim_thread *th = find(t, tid);
+	struct shim_thread *th = find_thread(t, tid);
 
-	if (!th || th->fd < 0)
-		return;
-	epoll_ctl(t->epfd, EPOLL_CTL_DEL, th->fd, NULL);
-	close(th->fd);
-	th->fd = -1;
-	shim_event_thread_exit(t->events_fd, th->tid, th->pid);
+	if (th)
+		report(t, th);
+}
+
+void shim_threads_finish(struct shim_threads *t)
+{
+	shim_threads_connector(t);
+	/* The PID namespace is empty: whatever is still followed has ended. */
+	report_all(t, false);
+}
+
+static void close_fd(const void *node, VISIT which, void *closure)
+{
+	struct shim_thread *th = *(struct shim_thread *const *)node;
+
+	(void)closure;
+	if ((which == postorder || which == leaf) && th->fd >= 0) {
+		close(th->fd);
+		th->fd = -1;
+	}
 }
 
 void shim_threads_free(struct shim_threads *t)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (t->v[i].fd >= 0)
-			close(t->v[i].fd);
-	free(t->v);
-	t->v = NULL;
-	t->n = t->cap = 0;
+	twalk_r(t->threads, close_fd, NULL);
+	tdestroy(t->threads, free);
+	tdestroy(t->procs, free);
+	t->threads = t->procs = NULL;
+	t->n_threads = 0;
 }

@@ -263,7 +263,15 @@ enum tk_op {
 	TK_OP_RECVFD,		/* take the fd that comes with the request */
 	TK_OP_MOUNTOPTS,	/* text: delegate_* options of the mount at s1 */
 	TK_OP_PID,		/* rc: getpid() */
+	TK_OP_CGROUP,		/* cgroup BPF command c (enum tk_cg_cmd): prog fd, cgroup fd a, attach type b */
 	TK_OP_CUSTOM,		/* the helper's own tk_custom_fn */
+};
+
+enum tk_cg_cmd {
+	TK_CG_ATTACH,		/* BPF_PROG_ATTACH */
+	TK_CG_DETACH,		/* BPF_PROG_DETACH */
+	TK_CG_LINK,		/* BPF_LINK_CREATE; rc: the link fd */
+	TK_CG_QUERY,		/* BPF_PROG_QUERY; rc: 0, text: the program count */
 };
 
 struct tk_req {
@@ -409,6 +417,43 @@ static inline int tk_set_caps(__u64 drop)
 	data[0].effective = data[0].permitted & ~(__u32)drop;
 	data[1].effective = data[1].permitted & ~(__u32)(drop >> 32);
 	return (int)syscall(SYS_capset, &hdr, data);
+}
+
+/* The cgroup side of BPF: attach, detach, link, query (see TK_OP_CGROUP). */
+static inline void tk_cgroup_cmd(const struct tk_req *req, struct tk_res *res)
+{
+	union bpf_attr attr;
+	__u32 prog_ids[8];
+
+	memset(&attr, 0, sizeof(attr));
+	switch (req->c) {
+	case TK_CG_ATTACH:
+	case TK_CG_DETACH:
+		attr.target_fd = (__u32)req->a;
+		attr.attach_bpf_fd = (__u32)req->fd;
+		attr.attach_type = (__u32)req->b;
+		tk_res_errno(res, tk_bpf(req->c == TK_CG_ATTACH ? BPF_PROG_ATTACH : BPF_PROG_DETACH,
+					 &attr, sizeof(attr)));
+		break;
+	case TK_CG_LINK:
+		attr.link_create.prog_fd = (__u32)req->fd;
+		attr.link_create.target_fd = (__u32)req->a;
+		attr.link_create.attach_type = (__u32)req->b;
+		tk_res_errno(res, tk_bpf(BPF_LINK_CREATE, &attr, sizeof(attr)));
+		break;
+	case TK_CG_QUERY:
+		attr.query.target_fd = (__u32)req->a;
+		attr.query.attach_type = (__u32)req->b;
+		attr.query.prog_ids = (__u64)(uintptr_t)prog_ids;
+		attr.query.prog_cnt = sizeof(prog_ids) / sizeof(prog_ids[0]);
+		tk_res_errno(res, tk_bpf(BPF_PROG_QUERY, &attr, sizeof(attr)));
+		if (res->rc == 0)
+			snprintf(res->text, sizeof(res->text), "%u", attr.query.prog_cnt);
+		break;
+	default:
+		res->rc = -1;
+		res->err = ENOSYS;
+	}
 }
 
 static inline void tk_exec(const struct tk_ns *ns, const struct tk_req *req,
@@ -586,6 +631,9 @@ static inline void tk_exec(const struct tk_ns *ns, const struct tk_req *req,
 		break;
 	case TK_OP_PID:
 		res->rc = getpid();
+		break;
+	case TK_OP_CGROUP:
+		tk_cgroup_cmd(req, res);
 		break;
 	case TK_OP_CUSTOM:
 		if (ns && ns->custom) {

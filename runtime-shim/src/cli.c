@@ -11,6 +11,7 @@ void shim_usage(FILE *out)
 	fputs(
 "Usage: shim run [OPTIONS] --rootfs DIR [--] CMD [ARGS...]\n"
 "       shim hook bpffs [--policy FILE]   (an OCI createRuntime hook)\n"
+"       shim seccomp-profile [--bpf]      (the default seccomp filter, OCI JSON)\n"
 "       shim --help | --version\n"
 "\n"
 "Run CMD in a new container: new user, mount, PID, UTS, IPC and cgroup\n"
@@ -373,6 +374,6 @@ int shim_parse_args(int argc, char *const argv[], struct shim_config *cfg,
 		return 0;
 	}
 	if (strcmp(argv[1], "run") != 0)
-		return shim_fail(err, 0, "unknown command \"%s\" (valid: run; see shim --help)", argv[1]);
+		return shim_fail(err, 0, "unknown command \"%s\" (valid: %s; see shim --help)", argv[1], SHIM_COMMANDS);
 	return parse_run(argc, argv, 2, cfg, err);
 }

@@ -465,6 +465,9 @@ int main(int argc, char *argv[])
 	/* "shim hook NAME": an OCI hook, with its own arguments (hook.c). */
 	if (argc >= 2 && strcmp(argv[1], "hook") == 0)
 		return shim_hook_main(argc - 1, argv + 1);
+	/* "shim seccomp-profile": the default filter as OCI JSON (runtime-shim/oci/). */
+	if (argc >= 2 && strcmp(argv[1], "seccomp-profile") == 0)
+		return shim_seccomp_profile_main(argc - 1, argv + 1);
 	if (shim_parse_args(argc, argv, &cfg, &err)) {
 		shim_err_print(&err);
 		return SHIM_EXIT_ERROR;

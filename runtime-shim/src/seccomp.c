@@ -121,6 +121,20 @@ static const uint64_t clone_ns_flags[] = {
  */
 static const uint64_t personalities[] = { 0x0, 0x8, 0x20000, 0x20008, 0xffffffff };
 
+/* What is not named fails with ENOSYS (see above). */
+#define SHIM_SECCOMP_DEFAULT_ACTION SCMP_ACT_ERRNO(ENOSYS)
+
+/* One rule: a system call, an action, up to two argument comparisons. */
+struct shim_seccomp_rule {
+	const char *name;
+	uint32_t action;
+	unsigned int n_cmp;
+	struct scmp_arg_cmp cmp[2];
+};
+
+typedef int (*shim_seccomp_emit)(void *ctx, const struct shim_seccomp_rule *rule,
+				 struct shim_err *err);
+
 static int add_rule(scmp_filter_ctx ctx, const char *name, uint32_t action,
 		    bool must_exist, const char *where, struct shim_err *err)
 {
@@ -140,85 +154,261 @@ static int add_rule(scmp_filter_ctx ctx, const char *name, uint32_t action,
 	return 0;
 }
 
-static int add_list(scmp_filter_ctx ctx, const char *const *names, size_t n,
-		    uint32_t action, struct shim_err *err)
+/*
+ * The default profile, rule by rule, in the order it is built.  Both the
+ * shim's own filter (shim_seccomp_default) and the OCI JSON for runc,
+ * crun and podman (shim_seccomp_print_oci) are made from this one walk,
+ * so the two cannot differ.
+ */
+static int default_rules(bool allow_bpf, shim_seccomp_emit emit, void *ctx,
+			 struct shim_err *err)
 {
-	for (size_t i = 0; i < n; i++)
-		if (add_rule(ctx, names[i], action, false, "", err))
+	const struct {
+		const char *const *names;
+		size_t n;
+		uint32_t action;
+	} lists[] = {
+		{ allow_calls, ARRAY_SIZE(allow_calls), SCMP_ACT_ALLOW },
+		{ deny_calls, ARRAY_SIZE(deny_calls), SCMP_ACT_ERRNO(EPERM) },
+		{ bpf_calls, ARRAY_SIZE(bpf_calls), allow_bpf ? SCMP_ACT_ALLOW : SCMP_ACT_ERRNO(EPERM) },
+	};
+	const struct {
+		const char *name;
+		uint64_t extra;
+	} ns_calls[] = {
+		{ "clone", 0 },
+		{ "unshare", SHIM_CLONE_NEWTIME },
+	};
+
+	for (size_t l = 0; l < ARRAY_SIZE(lists); l++)
+		for (size_t i = 0; i < lists[l].n; i++) {
+			struct shim_seccomp_rule rule = {
+				.name = lists[l].names[i], .action = lists[l].action,
+			};
+
+			if (emit(ctx, &rule, err))
+				return -1;
+		}
+	/*
+	 * clone/unshare: allowed when arg0 carries none of the namespace
+	 * flags, EPERM when it carries any (one rule per flag: libseccomp
+	 * has no "masked not equal").  clone3's flags are behind a pointer:
+	 * ENOSYS sends libc back to clone.
+	 */
+	for (size_t c = 0; c < ARRAY_SIZE(ns_calls); c++) {
+		uint64_t all = ns_calls[c].extra;
+		struct shim_seccomp_rule rule = {
+			.name = ns_calls[c].name, .action = SCMP_ACT_ALLOW, .n_cmp = 1,
+		};
+
+		for (size_t i = 0; i < ARRAY_SIZE(clone_ns_flags); i++)
+			all |= clone_ns_flags[i];
+		rule.cmp[0] = SCMP_A0(SCMP_CMP_MASKED_EQ, all, 0);
+		if (emit(ctx, &rule, err))
 			return -1;
+		for (int bit = 0; bit < 64; bit++) {
+			uint64_t f = 1ULL << bit;
+
+			if (!(all & f))
+				continue;
+			rule.action = SCMP_ACT_ERRNO(EPERM);
+			rule.cmp[0] = SCMP_A0(SCMP_CMP_MASKED_EQ, f, f);
+			if (emit(ctx, &rule, err))
+				return -1;
+		}
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(personalities); i++) {
+		struct shim_seccomp_rule rule = {
+			.name = "personality", .action = SCMP_ACT_ALLOW, .n_cmp = 1,
+			.cmp = { SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, personalities[i]) },
+		};
+
+		if (emit(ctx, &rule, err))
+			return -1;
+	}
+	/*
+	 * Any other socket but audit's: without CAP_AUDIT_WRITE in the
+	 * initial namespace, EINVAL makes login tools go on without audit.
+	 */
+	{
+		const struct shim_seccomp_rule sockets[] = {
+			{ "socket", SCMP_ACT_ALLOW, 1, { SCMP_A0(SCMP_CMP_NE, AF_NETLINK) } },
+			{ "socket", SCMP_ACT_ALLOW, 2, { SCMP_A0(SCMP_CMP_EQ, AF_NETLINK),
+							 SCMP_A2(SCMP_CMP_NE, NETLINK_AUDIT) } },
+			{ "socket", SCMP_ACT_ERRNO(EINVAL), 2, { SCMP_A0(SCMP_CMP_EQ, AF_NETLINK),
+								 SCMP_A2(SCMP_CMP_EQ, NETLINK_AUDIT) } },
+		};
+
+		for (size_t i = 0; i < ARRAY_SIZE(sockets); i++)
+			if (emit(ctx, &sockets[i], err))
+				return -1;
+	}
 	return 0;
 }
 
-/*
- * clone/unshare: allowed when arg0 carries none of the namespace flags,
- * EPERM when it carries any (one rule per flag: libseccomp has no
- * "masked not equal").
- */
-static int add_ns_rules(scmp_filter_ctx ctx, int nr, const char *name,
-			uint64_t extra, struct shim_err *err)
+/* The emitter of the shim's own filter: one libseccomp rule each. */
+static int emit_libseccomp(void *ctx, const struct shim_seccomp_rule *rule,
+			   struct shim_err *err)
 {
-	uint64_t all = extra;
-	int r;
+	int nr, r;
 
-	for (size_t i = 0; i < ARRAY_SIZE(clone_ns_flags); i++)
-		all |= clone_ns_flags[i];
-	r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1, SCMP_A0(SCMP_CMP_MASKED_EQ, all, 0));
+	if (rule->n_cmp == 0)
+		return add_rule(ctx, rule->name, rule->action, false, "", err);
+	nr = seccomp_syscall_resolve_name(rule->name);
+	if (nr == __NR_SCMP_ERROR)
+		return 0;
+	r = seccomp_rule_add_array(ctx, rule->action, nr, rule->n_cmp, rule->cmp);
 	if (r < 0)
-		return shim_fail(err, -r, "seccomp rule for %s", name);
-	for (int bit = 0; bit < 64; bit++) {
-		uint64_t f = 1ULL << bit;
-
-		if (!(all & f))
-			continue;
-		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1,
-				     SCMP_A0(SCMP_CMP_MASKED_EQ, f, f));
-		if (r < 0)
-			return shim_fail(err, -r, "seccomp rule for %s", name);
-	}
+		return shim_fail(err, -r, "seccomp rule for %s", rule->name);
 	return 0;
 }
 
 int shim_seccomp_default(bool allow_bpf, scmp_filter_ctx *out,
 			 struct shim_err *err)
 {
-	cleanup_seccomp scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ERRNO(ENOSYS));
-	int r;
+	cleanup_seccomp scmp_filter_ctx ctx = seccomp_init(SHIM_SECCOMP_DEFAULT_ACTION);
 
 	if (!ctx)
 		return shim_fail(err, ENOMEM, "seccomp_init");
-	if (add_list(ctx, allow_calls, ARRAY_SIZE(allow_calls), SCMP_ACT_ALLOW, err) ||
-	    add_list(ctx, deny_calls, ARRAY_SIZE(deny_calls), SCMP_ACT_ERRNO(EPERM), err) ||
-	    add_list(ctx, bpf_calls, ARRAY_SIZE(bpf_calls),
-		     allow_bpf ? SCMP_ACT_ALLOW : SCMP_ACT_ERRNO(EPERM), err))
+	if (default_rules(allow_bpf, emit_libseccomp, ctx, err))
 		return -1;
-	if (add_ns_rules(ctx, SCMP_SYS(clone), "clone", 0, err) ||
-	    add_ns_rules(ctx, SCMP_SYS(unshare), "unshare", SHIM_CLONE_NEWTIME, err))
-		return -1;
-	/* clone3's flags are behind a pointer: ENOSYS sends libc back to clone. */
-	for (size_t i = 0; i < ARRAY_SIZE(personalities); i++) {
-		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(personality), 1,
-				     SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, personalities[i]));
-		if (r < 0)
-			return shim_fail(err, -r, "seccomp rule for personality");
-	}
-	/*
-	 * Any other socket but audit's: without CAP_AUDIT_WRITE in the
-	 * initial namespace, EINVAL makes login tools go on without audit.
-	 */
-	r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socket), 1,
-			     SCMP_A0(SCMP_CMP_NE, AF_NETLINK));
-	if (r == 0)
-		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socket), 2,
-				     SCMP_A0(SCMP_CMP_EQ, AF_NETLINK),
-				     SCMP_A2(SCMP_CMP_NE, NETLINK_AUDIT));
-	if (r == 0)
-		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EINVAL), SCMP_SYS(socket), 2,
-				     SCMP_A0(SCMP_CMP_EQ, AF_NETLINK),
-				     SCMP_A2(SCMP_CMP_EQ, NETLINK_AUDIT));
-	if (r < 0)
-		return shim_fail(err, -r, "seccomp rule for socket");
 	*out = ctx;
 	ctx = NULL;
+	return 0;
+}
+
+/*
+ * The OCI JSON emitter.  Argument-less rules with the same action are
+ * gathered into one "names" entry; a rule with arguments is an entry of
+ * its own, its comparisons ANDed as libseccomp does.
+ */
+struct oci_json {
+	FILE *out;
+	bool open;		/* a "names" entry is being filled */
+	uint32_t action;	/* ... with this action */
+	size_t entries;
+};
+
+static int oci_action(FILE *out, uint32_t action, struct shim_err *err)
+{
+	if (action == SCMP_ACT_ALLOW) {
+		fputs("\"action\": \"SCMP_ACT_ALLOW\"", out);
+		return 0;
+	}
+	if ((action & 0xffff0000U) == SCMP_ACT_ERRNO(0)) {
+		fprintf(out, "\"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": %u", action & 0xffffU);
+		return 0;
+	}
+	return shim_fail(err, EINVAL, "seccomp action 0x%x has no OCI name here", action);
+}
+
+static const char *oci_op(enum scmp_compare op)
+{
+	switch (op) {
+	case SCMP_CMP_NE: return "SCMP_CMP_NE";
+	case SCMP_CMP_LT: return "SCMP_CMP_LT";
+	case SCMP_CMP_LE: return "SCMP_CMP_LE";
+	case SCMP_CMP_EQ: return "SCMP_CMP_EQ";
+	case SCMP_CMP_GE: return "SCMP_CMP_GE";
+	case SCMP_CMP_GT: return "SCMP_CMP_GT";
+	case SCMP_CMP_MASKED_EQ: return "SCMP_CMP_MASKED_EQ";
+	default: return NULL;
+	}
+}
+
+static int oci_close_names(struct oci_json *j, struct shim_err *err)
+{
+	if (!j->open)
+		return 0;
+	j->open = false;
+	fputs("\n      ],\n      ", j->out);
+	if (oci_action(j->out, j->action, err))
+		return -1;
+	fputs("\n    }", j->out);
+	return 0;
+}
+
+static int emit_oci(void *ctx, const struct shim_seccomp_rule *rule, struct shim_err *err)
+{
+	struct oci_json *j = ctx;
+
+	if (rule->n_cmp == 0 && j->open && j->action == rule->action) {
+		fprintf(j->out, ",\n        \"%s\"", rule->name);
+		return 0;
+	}
+	if (oci_close_names(j, err))
+		return -1;
+	fputs(j->entries++ ? ",\n    {\n" : "\n    {\n", j->out);
+	if (rule->n_cmp == 0) {
+		fprintf(j->out, "      \"names\": [\n        \"%s\"", rule->name);
+		j->open = true;
+		j->action = rule->action;
+		return 0;
+	}
+	fprintf(j->out, "      \"names\": [ \"%s\" ],\n      ", rule->name);
+	if (oci_action(j->out, rule->action, err))
+		return -1;
+	fputs(",\n      \"args\": [", j->out);
+	for (unsigned int i = 0; i < rule->n_cmp; i++) {
+		const struct scmp_arg_cmp *c = &rule->cmp[i];
+
+		if (!oci_op(c->op))
+			return shim_fail(err, EINVAL, "seccomp comparison %d has no OCI name", c->op);
+		/* OCI's value/valueTwo are libseccomp's datum_a/datum_b (mask, value for MASKED_EQ). */
+		fprintf(j->out, "%s\n        { \"index\": %u, \"value\": %llu, \"valueTwo\": %llu, \"op\": \"%s\" }",
+			i ? "," : "", c->arg, (unsigned long long)c->datum_a,
+			(unsigned long long)c->datum_b, oci_op(c->op));
+	}
+	fputs("\n      ]\n    }", j->out);
+	return 0;
+}
+
+int shim_seccomp_print_oci(FILE *out, bool allow_bpf, struct shim_err *err)
+{
+	struct oci_json j = { .out = out };
+
+	fprintf(out,
+		"{\n"
+		"  \"comment\": \"Generated by `shim seccomp-profile%s` from the rules of runtime-shim/src/seccomp.c: "
+		"the default filter of shim run%s. Not listed: ENOSYS. Native architecture only, as the shim.\",\n"
+		"  \"defaultAction\": \"SCMP_ACT_ERRNO\",\n"
+		"  \"defaultErrnoRet\": %u,\n"
+		"  \"syscalls\": [",
+		allow_bpf ? " --bpf" : "",
+		allow_bpf ? " with BPF delegated (bpf and perf_event_open allowed)" : "",
+		SHIM_SECCOMP_DEFAULT_ACTION & 0xffffU);
+	if (default_rules(allow_bpf, emit_oci, &j, err) || oci_close_names(&j, err))
+		return -1;
+	fputs("\n  ]\n}\n", out);
+	if (fflush(out) == EOF || ferror(out))
+		return shim_fail(err, errno, "write the OCI seccomp profile");
+	return 0;
+}
+
+int shim_seccomp_profile_main(int argc, char *const argv[])
+{
+	struct shim_err err = { 0 };
+	bool bpf = false;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--bpf") == 0) {
+			bpf = true;
+		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			fputs("usage: shim seccomp-profile [--bpf]\n"
+			      "  Print shim run's default seccomp filter as an OCI seccomp profile\n"
+			      "  (JSON, for runc, crun and podman --security-opt seccomp=FILE); with\n"
+			      "  --bpf, bpf(2) and perf_event_open(2) allowed, as with delegation.\n", stdout);
+			return 0;
+		} else {
+			shim_fail(&err, 0, "seccomp-profile: unknown option \"%s\" (valid: --bpf)", argv[i]);
+			shim_err_print(&err);
+			return SHIM_EXIT_ERROR;
+		}
+	}
+	if (shim_seccomp_print_oci(stdout, bpf, &err)) {
+		shim_err_print(&err);
+		return SHIM_EXIT_ERROR;
+	}
 	return 0;
 }
 

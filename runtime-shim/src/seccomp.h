@@ -16,6 +16,14 @@ int shim_seccomp_build(const struct shim_config *cfg, scmp_filter_ctx *out,
 /* The default profile; allow_bpf when BPF is delegated. */
 int shim_seccomp_default(bool allow_bpf, scmp_filter_ctx *out,
 			 struct shim_err *err);
+/*
+ * The default profile as an OCI seccomp JSON (runc, crun; podman's
+ * --security-opt seccomp=FILE), built from the same rules; allow_bpf as
+ * above.  For `shim seccomp-profile [--bpf]` and runtime-shim/oci/.
+ */
+int shim_seccomp_print_oci(FILE *out, bool allow_bpf, struct shim_err *err);
+/* "shim seccomp-profile [--bpf]": argv[0] is "seccomp-profile". */
+int shim_seccomp_profile_main(int argc, char *const argv[]);
 /* A profile from FILE's text (see shim --help); name is for messages. */
 int shim_seccomp_from_text(const char *text, const char *name,
 			   scmp_filter_ctx *out, struct shim_err *err);

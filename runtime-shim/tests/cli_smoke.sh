@@ -35,7 +35,7 @@ as_user() {
 	fi
 }
 
-echo "1..17"
+echo "1..19"
 expect "unknown option" 125 'shim: unknown option "--frob" (see shim --help)' run --frob --rootfs / true
 expect "missing --rootfs" 125 'shim: run: --rootfs DIR is required' run true
 expect "bad --net" 125 'shim: --net: unknown value "bridge" (valid: none, host)' run --net bridge --rootfs / true
@@ -64,6 +64,14 @@ report $? "--help says --watch-threads needs --events and names the events"
 report $? "--help says how to run without root"
 [[ $("$shim" --version) == "shim "[0-9]* ]]
 report $? "--version"
+
+# The shipped OCI profile is the default filter's rules, generated.
+prof=$(dirname "$0")/../oci/seccomp-bpf.json
+diff=$("$shim" seccomp-profile --bpf | diff -u "$prof" - | head -20) || true
+[[ -z $diff && -s $prof ]]
+report $? "oci/seccomp-bpf.json is \`shim seccomp-profile --bpf\` (make -C runtime-shim seccomp-json)" "$diff"
+expect "unknown command lists every command" 125 \
+	'shim: unknown command "frob" (valid: run, hook, seccomp-profile, help, version; see shim --help)' frob
 
 # Without root.  The BPF probe must blame the missing privilege, not the
 # kernel, unless the kernel really lacks BPF_TOKEN_CREATE.

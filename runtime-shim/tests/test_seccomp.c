@@ -15,6 +15,8 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 
+#include <json-c/json.h>
+
 #include "testutil.h"
 
 #include "seccomp.h"
@@ -322,6 +324,103 @@ static void test_build_from_config(void **state)
 	assert_null(ctx);
 }
 
+/*
+ * Read an OCI seccomp profile as runc and crun do (libseccomp: one rule
+ * per name and entry, the entry's args ANDed; unknown names skipped) and
+ * build the filter it describes.
+ */
+static scmp_filter_ctx filter_from_oci(const char *json)
+{
+	static const char *const ops[] = {
+		[SCMP_CMP_NE] = "SCMP_CMP_NE", [SCMP_CMP_LT] = "SCMP_CMP_LT",
+		[SCMP_CMP_LE] = "SCMP_CMP_LE", [SCMP_CMP_EQ] = "SCMP_CMP_EQ",
+		[SCMP_CMP_GE] = "SCMP_CMP_GE", [SCMP_CMP_GT] = "SCMP_CMP_GT",
+		[SCMP_CMP_MASKED_EQ] = "SCMP_CMP_MASKED_EQ",
+	};
+	struct json_object *root = json_tokener_parse(json), *v, *calls;
+	scmp_filter_ctx ctx;
+
+	assert_non_null(root);
+	assert_true(json_object_object_get_ex(root, "defaultAction", &v));
+	assert_string_equal(json_object_get_string(v), "SCMP_ACT_ERRNO");
+	assert_true(json_object_object_get_ex(root, "defaultErrnoRet", &v));
+	ctx = seccomp_init(SCMP_ACT_ERRNO((uint32_t)json_object_get_int(v)));
+	assert_non_null(ctx);
+	assert_true(json_object_object_get_ex(root, "syscalls", &calls));
+	for (size_t i = 0; i < json_object_array_length(calls); i++) {
+		struct json_object *e = json_object_array_get_idx(calls, i), *names, *args = NULL;
+		struct scmp_arg_cmp cmp[6];
+		unsigned int n_cmp = 0;
+		uint32_t action;
+
+		assert_true(json_object_object_get_ex(e, "action", &v));
+		if (strcmp(json_object_get_string(v), "SCMP_ACT_ALLOW") == 0) {
+			action = SCMP_ACT_ALLOW;
+		} else {
+			assert_string_equal(json_object_get_string(v), "SCMP_ACT_ERRNO");
+			assert_true(json_object_object_get_ex(e, "errnoRet", &v));
+			action = SCMP_ACT_ERRNO((uint32_t)json_object_get_int(v));
+		}
+		if (json_object_object_get_ex(e, "args", &args))
+			for (size_t a = 0; a < json_object_array_length(args); a++) {
+				struct json_object *arg = json_object_array_get_idx(args, a), *f;
+				const char *op;
+
+				assert_true(n_cmp < ARRAY_SIZE(cmp));
+				assert_true(json_object_object_get_ex(arg, "index", &f));
+				cmp[n_cmp].arg = (unsigned int)json_object_get_int(f);
+				assert_true(json_object_object_get_ex(arg, "value", &f));
+				cmp[n_cmp].datum_a = (uint64_t)json_object_get_uint64(f);
+				assert_true(json_object_object_get_ex(arg, "valueTwo", &f));
+				cmp[n_cmp].datum_b = (uint64_t)json_object_get_uint64(f);
+				assert_true(json_object_object_get_ex(arg, "op", &f));
+				op = json_object_get_string(f);
+				cmp[n_cmp].op = 0;
+				for (size_t k = 0; k < ARRAY_SIZE(ops); k++)
+					if (ops[k] && strcmp(ops[k], op) == 0)
+						cmp[n_cmp].op = (enum scmp_compare)k;
+				assert_int_not_equal(cmp[n_cmp].op, 0);
+				n_cmp++;
+			}
+		assert_true(json_object_object_get_ex(e, "names", &names));
+		for (size_t k = 0; k < json_object_array_length(names); k++) {
+			int nr = seccomp_syscall_resolve_name(
+				json_object_get_string(json_object_array_get_idx(names, k)));
+			int r;
+
+			if (nr == __NR_SCMP_ERROR)
+				continue;
+			r = seccomp_rule_add_array(ctx, action, nr, n_cmp, n_cmp ? cmp : NULL);
+			assert_true(r == 0 || (r == -EACCES && n_cmp == 0));
+		}
+	}
+	json_object_put(root);
+	return ctx;
+}
+
+/* The OCI JSON is the shim's default filter, rule for rule, with and without BPF. */
+static void test_oci_profile_is_the_default(void **state)
+{
+	(void)state;
+	for (int bpf = 0; bpf <= 1; bpf++) {
+		cleanup_seccomp scmp_filter_ctx mine = NULL, theirs = NULL;
+		struct shim_err err = { 0 };
+		cleanup_free char *json = NULL, *a = NULL, *b = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&json, &len);
+
+		assert_int_equal(shim_seccomp_print_oci(f, bpf, &err), 0);
+		fclose(f);
+		assert_contains(json, bpf ? "\"bpf\"" : "\"socket\"");
+		assert_int_equal(shim_seccomp_default(bpf, &mine, &err), 0);
+		theirs = filter_from_oci(json);
+		a = pfc(mine);
+		b = pfc(theirs);
+		assert_true(strlen(a) > 1000);
+		assert_string_equal(a, b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -333,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_file_errors),
 		cmocka_unit_test(test_actions),
 		cmocka_unit_test(test_build_from_config),
+		cmocka_unit_test(test_oci_profile_is_the_default),
 	};
 
 	return cmocka_run_group_tests_name("seccomp", tests, NULL, NULL);

@@ -24,7 +24,7 @@ static const char *errname(int e)
 	return n ? n : strerror(e);
 }
 
-int shim_bpf_token_probe(char *reason, size_t len)
+int shim_bpf_token_probe(struct shim_err *why)
 {
 	/* union bpf_attr's token_create: { __u32 flags; __u32 bpffs_fd; } */
 	struct {
@@ -43,7 +43,7 @@ int shim_bpf_token_probe(char *reason, size_t len)
 	if (r >= 0)
 		close(r);
 	if (e != EBADF) {
-		snprintf(reason, len, "BPF_TOKEN_CREATE with fd -1: %s", errname(e));
+		shim_fail(why, 0, "BPF_TOKEN_CREATE with fd -1: %s", errname(e));
 		return 0;
 	}
 	/*
@@ -53,26 +53,26 @@ int shim_bpf_token_probe(char *reason, size_t len)
 	fsfd = sys_fsopen("bpf", SHIM_FSOPEN_CLOEXEC);
 	if (fsfd < 0) {
 		e = errno;
-		snprintf(reason, len, "fsopen(\"bpf\"): %s", errname(e));
+		shim_fail(why, 0, "fsopen(\"bpf\"): %s", errname(e));
 		/* A kernel with tokens, but we may not make a BPF FS here. */
 		return e == EPERM || e == EACCES ? -1 : 0;
 	}
 	r = sys_fsconfig(fsfd, SHIM_FSCONFIG_SET_STRING, "delegate_cmds",
 			 "shim_probe_no_such_command", 0);
 	if (r == 0 || errno != EINVAL) {
-		snprintf(reason, len, "fsconfig delegate_cmds=<unknown name>: %s",
-			 r == 0 ? "accepted" : errname(errno));
+		shim_fail(why, 0, "fsconfig delegate_cmds=<unknown name>: %s",
+			  r == 0 ? "accepted" : errname(errno));
 		return 0;
 	}
-	snprintf(reason, len, "BPF_TOKEN_CREATE: EBADF, delegate_cmds: EINVAL for an unknown name");
+	shim_fail(why, 0, "BPF_TOKEN_CREATE: EBADF, delegate_cmds: EINVAL for an unknown name");
 	return 1;
 }
 
-int shim_bpf_token_require(const struct shim_config *cfg, char *reason,
-			   size_t len, struct shim_err *err)
+int shim_bpf_token_require(const struct shim_config *cfg, struct shim_err *why,
+			   struct shim_err *err)
 {
 	const char *opt = "--bpf-delegate-*";
-	int r = shim_bpf_token_probe(reason, len);
+	int r = shim_bpf_token_probe(why);
 
 	for (int k = SHIM_DELEG_NR - 1; k >= 0; k--)
 		if (cfg->delegate[k])
@@ -85,7 +85,7 @@ int shim_bpf_token_require(const struct shim_config *cfg, char *reason,
 	 * Not the kernel: the shim lacks the privilege.  Say which call
 	 * failed and how to get on, not "this kernel cannot".
 	 */
-	shim_fail(err, 0, "%s needs root: %s", opt, reason);
+	shim_fail(err, 0, "%s needs root: %s", opt, why->msg);
 	return shim_fail_note(err, "this kernel has BPF tokens, but only a shim with CAP_SYS_ADMIN "
 			      "in the initial user namespace can create a delegated BPF FS: "
 			      "run it as root, or leave out the --bpf-delegate-* options");

@@ -10,18 +10,18 @@
 
 /*
  * Does the kernel support BPF tokens?  Returns 1 yes, 0 no, -1 cannot
- * tell because the caller may not create a BPF FS (fsopen: EPERM); reason
- * says what was probed and what came back.  Needs init-userns
- * CAP_SYS_ADMIN for a yes.
+ * tell because the caller may not create a BPF FS (fsopen: EPERM); why
+ * records what was probed and what came back, whatever the answer.
+ * Needs init-userns CAP_SYS_ADMIN for a yes.
  */
-int shim_bpf_token_probe(char *reason, size_t len);
+int shim_bpf_token_probe(struct shim_err *why);
 /*
  * The probe for shim run: 0 when delegation can work, else -1 with err
  * saying why: SHIM_NO_BPF_TOKEN_MSG for the kernel, or what failed and
- * what to do for a missing privilege.  reason gets the probe's detail.
+ * what to do for a missing privilege.  why gets the probe's detail.
  */
-int shim_bpf_token_require(const struct shim_config *cfg, char *reason,
-			   size_t len, struct shim_err *err);
+int shim_bpf_token_require(const struct shim_config *cfg, struct shim_err *why,
+			   struct shim_err *err);
 
 /* The resolved delegation: per option the value passed to fsconfig. */
 struct shim_delegation {

@@ -54,7 +54,12 @@ int shim_fail_wrap(struct shim_err *err, const char *fmt, ...)
 	return -1;
 }
 
+void shim_err_print_as(const char *who, const struct shim_err *err)
+{
+	fprintf(stderr, "%s: %s\n", who, err->msg);
+}
+
 void shim_err_print(const struct shim_err *err)
 {
-	fprintf(stderr, "shim: %s\n", err->msg);
+	shim_err_print_as("shim", err);
 }

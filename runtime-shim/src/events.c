@@ -47,7 +47,9 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
+/* The whole line, or an error that names the event. */
+static int write_event(int fd, const char *event, const char *buf, size_t len,
+		       struct shim_err *err)
 {
 	while (len) {
 		ssize_t n = write(fd, buf, len);
@@ -55,7 +57,7 @@ static int write_all(int fd, const char *buf, size_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return -1;
+			return shim_fail(err, errno, "--events: write the %s event", event);
 		buf += n;
 		len -= (size_t)n;
 	}
@@ -70,7 +72,7 @@ int shim_event_format_thread_exit(char *buf, size_t len, pid_t tid, pid_t pid,
 			(int)tid, (int)pid, time);
 }
 
-int shim_event_thread_exit(int fd, pid_t tid, pid_t pid)
+int shim_event_thread_exit(int fd, pid_t tid, pid_t pid, struct shim_err *err)
 {
 	char buf[256];
 	int n;
@@ -78,10 +80,10 @@ int shim_event_thread_exit(int fd, pid_t tid, pid_t pid)
 	if (fd < 0)
 		return 0;
 	n = shim_event_format_thread_exit(buf, sizeof(buf), tid, pid, now());
-	return write_all(fd, buf, (size_t)n);
+	return write_event(fd, "thread-exit", buf, (size_t)n, err);
 }
 
-int shim_event_container_start(int fd, pid_t pid)
+int shim_event_container_start(int fd, pid_t pid, struct shim_err *err)
 {
 	char buf[256];
 	int n;
@@ -91,10 +93,10 @@ int shim_event_container_start(int fd, pid_t pid)
 	n = snprintf(buf, sizeof(buf),
 		     "{\"event\":\"container-start\",\"pid\":%d,\"time\":%.6f}\n",
 		     (int)pid, now());
-	return write_all(fd, buf, (size_t)n);
+	return write_event(fd, "container-start", buf, (size_t)n, err);
 }
 
-int shim_event_container_exit(int fd, pid_t pid, int status)
+int shim_event_container_exit(int fd, pid_t pid, int status, struct shim_err *err)
 {
 	char buf[256];
 	int n;
@@ -104,10 +106,11 @@ int shim_event_container_exit(int fd, pid_t pid, int status)
 	n = snprintf(buf, sizeof(buf),
 		     "{\"event\":\"container-exit\",\"pid\":%d,\"status\":%d,\"time\":%.6f}\n",
 		     (int)pid, status, now());
-	return write_all(fd, buf, (size_t)n);
+	return write_event(fd, "container-exit", buf, (size_t)n, err);
 }
 
-int shim_event_note(int fd, const char *event, const char *detail)
+int shim_event_note(int fd, const char *event, const char *detail,
+		    struct shim_err *err)
 {
 	char buf[1024];
 	size_t off;
@@ -117,7 +120,7 @@ int shim_event_note(int fd, const char *event, const char *detail)
 		return 0;
 	n = snprintf(buf, sizeof(buf), "{\"event\":\"%s\",\"detail\":\"", event);
 	if (n < 0 || (size_t)n >= sizeof(buf))
-		return -1;
+		return shim_fail(err, ENAMETOOLONG, "--events: the %.64s event", event);
 	off = (size_t)n;
 	for (const char *p = detail; *p && off + 8 < sizeof(buf); p++) {
 		if (*p == '"' || *p == '\\')
@@ -126,6 +129,6 @@ int shim_event_note(int fd, const char *event, const char *detail)
 	}
 	n = snprintf(buf + off, sizeof(buf) - off, "\",\"time\":%.6f}\n", now());
 	if (n < 0 || (size_t)n >= sizeof(buf) - off)
-		return -1;
-	return write_all(fd, buf, off + (size_t)n);
+		return shim_fail(err, ENAMETOOLONG, "--events: the %.64s event", event);
+	return write_event(fd, event, buf, off + (size_t)n, err);
 }

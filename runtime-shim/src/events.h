@@ -11,11 +11,15 @@
  */
 int shim_events_open(const char *path, struct shim_err *err);
 
-/* Each returns 0 or -1 with errno; fd < 0 is a no-op. */
-int shim_event_thread_exit(int fd, pid_t tid, pid_t pid);
-int shim_event_container_start(int fd, pid_t pid);
-int shim_event_container_exit(int fd, pid_t pid, int status);
-int shim_event_note(int fd, const char *event, const char *detail);
+/*
+ * Each writes one event line: 0, or -1 with err saying which event could
+ * not be written and why.  fd < 0 (no --events) is a no-op.
+ */
+int shim_event_thread_exit(int fd, pid_t tid, pid_t pid, struct shim_err *err);
+int shim_event_container_start(int fd, pid_t pid, struct shim_err *err);
+int shim_event_container_exit(int fd, pid_t pid, int status, struct shim_err *err);
+int shim_event_note(int fd, const char *event, const char *detail,
+		    struct shim_err *err);
 /* Render a thread-exit line into buf (for tests); returns its length. */
 int shim_event_format_thread_exit(char *buf, size_t len, pid_t tid, pid_t pid,
 				  double time);

@@ -267,7 +267,7 @@ static int read_inputs(struct hook_ctx *h, struct shim_err *err)
 /* Everything that can refuse, before anything is created. */
 static int decide(struct hook_ctx *h, struct shim_err *err)
 {
-	char reason[256];
+	struct shim_err probe = { 0 };
 	int r;
 
 	/* runc and crun copy config.json's annotations into the state; the
@@ -283,13 +283,13 @@ static int decide(struct hook_ctx *h, struct shim_err *err)
 				 "has no \"user\"): a BPF FS delegated to the initial user namespace "
 				 "grants nothing; refused", h->state.id);
 
-	r = shim_bpf_token_probe(reason, sizeof(reason));
+	r = shim_bpf_token_probe(&probe);
 	if (r == 0)
-		return shim_fail(err, 0, "%s: no BPF token support (%s); refused", SHIM_NO_BPF_TOKEN_MSG, reason);
+		return shim_fail(err, 0, "%s: no BPF token support (%s); refused", SHIM_NO_BPF_TOKEN_MSG, probe.msg);
 	if (r < 0)
 		return shim_fail(err, 0, "the hook cannot create a BPF FS (%s): it must run as root "
-				 "in the initial user namespace; refused", reason);
-	note(h, "BPF token probe: %s", reason);
+				 "in the initial user namespace; refused", probe.msg);
+	note(h, "BPF token probe: %s", probe.msg);
 
 	shim_deleg_names_load("/sys/kernel/btf/vmlinux", &h->names);
 	if (h->names.builtin)
@@ -552,8 +552,8 @@ int shim_hook_main(int argc, char *const argv[])
 		return 0;
 	}
 	if (argc < 2 || strcmp(argv[1], "bpffs") != 0) {
-		fprintf(stderr, "shim: hook: unknown hook \"%s\" (valid: bpffs)\n",
-			argc < 2 ? "" : argv[1]);
+		shim_fail(&err, 0, "hook: unknown hook \"%s\" (valid: bpffs)", argc < 2 ? "" : argv[1]);
+		shim_err_print(&err);
 		return SHIM_EXIT_ERROR;
 	}
 	for (i = 2; i < argc; i++) {
@@ -567,8 +567,8 @@ int shim_hook_main(int argc, char *const argv[])
 			hook_usage(stdout);
 			return 0;
 		} else {
-			fprintf(stderr, "shim: hook bpffs: unknown option \"%s\" (see shim hook --help)\n",
-				argv[i]);
+			shim_fail(&err, 0, "hook bpffs: unknown option \"%s\" (see shim hook --help)", argv[i]);
+			shim_err_print(&err);
 			return SHIM_EXIT_ERROR;
 		}
 	}
@@ -583,7 +583,7 @@ int shim_hook_main(int argc, char *const argv[])
 		r = act(&h, &err);
 	}
 	if (r)
-		fprintf(stderr, "shim hook bpffs: %s\n", err.msg);
+		shim_err_print_as("shim hook bpffs", &err);
 	hook_release(&h);
 	return r ? SHIM_EXIT_ERROR : 0;
 }

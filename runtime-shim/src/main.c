@@ -92,13 +92,13 @@ static int prepare(struct shim_run *r, struct shim_err *err)
 		return shim_fail(err, ENOTDIR, "--rootfs %s", cfg->rootfs);
 
 	if (shim_config_delegates(cfg)) {
-		char reason[256];
+		struct shim_err probe = { 0 };
 
-		if (shim_bpf_token_require(cfg, reason, sizeof(reason), err)) {
-			verbose(r, "BPF token probe: %s", reason);
+		if (shim_bpf_token_require(cfg, &probe, err)) {
+			verbose(r, "BPF token probe: %s", probe.msg);
 			return -1;
 		}
-		verbose(r, "BPF token probe: %s", reason);
+		verbose(r, "BPF token probe: %s", probe.msg);
 		shim_deleg_names_load("/sys/kernel/btf/vmlinux", &r->names);
 		if (r->names.builtin)
 			fprintf(stderr, "shim: note: checking delegation names against %s\n",
@@ -133,15 +133,17 @@ static int prepare(struct shim_run *r, struct shim_err *err)
 			return -1;
 	}
 	if (cfg->watch_threads) {
-		char reason[256];
+		struct shim_err probe = { 0 }, warn = { 0 };
 
-		r->watch_threads = shim_pidfd_thread_probe(reason, sizeof(reason));
+		r->watch_threads = shim_pidfd_thread_probe(&probe);
 		if (!r->watch_threads) {
-			fprintf(stderr,
-				"shim: --watch-threads: this kernel has no PIDFD_THREAD (%s); "
-				"supervising the container as a whole, thread exits are not reported\n",
-				reason);
-			shim_event_note(r->events_fd, "thread-watch-unsupported", reason);
+			/* A warning: the container still runs, supervised as a whole. */
+			shim_fail(&warn, 0, "--watch-threads: this kernel has no PIDFD_THREAD (%s); "
+				  "supervising the container as a whole, thread exits are not reported",
+				  probe.msg);
+			shim_err_print(&warn);
+			if (shim_event_note(r->events_fd, "thread-watch-unsupported", probe.msg, &warn))
+				shim_err_print(&warn);
 		} else {
 			/* Before the container exists, so its first fork is seen. */
 			r->cn_fd = shim_threads_subscribe(err);
@@ -229,13 +231,15 @@ static int write_idmaps(const struct shim_run *r, struct shim_err *err)
  */
 static void abort_container(struct shim_run *r, int status)
 {
+	struct shim_err ev = { 0 };
 	siginfo_t info;
 
 	shim_send_to_init(r->pidfd, r->pid, SIGKILL);
 	while (waitid((idtype_t)P_PIDFD, (id_t)r->pidfd, &info, WEXITED) < 0 &&
 	       errno == EINTR)
 		;
-	shim_event_container_exit(r->events_fd, r->pid, status);
+	if (shim_event_container_exit(r->events_fd, r->pid, status, &ev))
+		shim_err_print(&ev);
 }
 
 /* The signals that end the shim while the container is being set up. */
@@ -434,7 +438,11 @@ static int run(struct shim_config *cfg)
 	}
 	shim_closep(&r.sock[0]);
 	verbose(&r, "%s started", cfg->argv[0]);
-	shim_event_container_start(r.events_fd, r.pid);
+	if (shim_event_container_start(r.events_fd, r.pid, &err)) {
+		/* The consumer of the events would miss the start: tell it, go on. */
+		shim_err_print(&err);
+		err.msg[0] = '\0';
+	}
 
 	sup = (struct shim_supervisor){
 		.pid = r.pid, .pidfd = r.pidfd, .sigfd = r.sigfd,

@@ -39,7 +39,12 @@ int shim_fail_note(struct shim_err *err, const char *fmt, ...)
 /* Prefix the recorded message with "context: ".  Returns -1. */
 int shim_fail_wrap(struct shim_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * The one way an error reaches the user: "shim: MESSAGE" on stderr, or
+ * "WHO: MESSAGE" for a part that names itself ("shim hook bpffs").
+ */
 void shim_err_print(const struct shim_err *err);
+void shim_err_print_as(const char *who, const struct shim_err *err);
 
 /* ---- cleanup helpers ----------------------------------------------- */
 

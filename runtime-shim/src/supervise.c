@@ -81,6 +81,7 @@ int shim_supervise(const struct shim_supervisor *s, int *status,
 	struct epoll_event evs[32];
 	bool have_threads = false, done = false;
 	cleanup_fd int epfd = -1;
+	struct shim_err ev;
 	siginfo_t info;
 	int n, r = 0;
 
@@ -140,6 +141,8 @@ int shim_supervise(const struct shim_supervisor *s, int *status,
 			return shim_fail(err, errno, "waitid P_PIDFD");
 	}
 	*status = shim_wait_status(&info);
-	shim_event_container_exit(s->events_fd, s->pid, *status);
+	/* The status stands; a stream that cannot take its event is said on stderr. */
+	if (shim_event_container_exit(s->events_fd, s->pid, *status, &ev))
+		shim_err_print(&ev);
 	return 0;
 }

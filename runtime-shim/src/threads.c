@@ -48,17 +48,29 @@ struct shim_proc {
 	size_t threads;		/* followed threads of this process */
 };
 
-int shim_pidfd_thread_probe(char *reason, size_t len)
+int shim_pidfd_thread_probe(struct shim_err *why)
 {
 	int fd = sys_pidfd_open(getpid(), SHIM_PIDFD_THREAD);
 
 	if (fd >= 0) {
 		close(fd);
-		snprintf(reason, len, "pidfd_open(PIDFD_THREAD): ok");
+		shim_fail(why, 0, "pidfd_open(PIDFD_THREAD): ok");
 		return 1;
 	}
-	snprintf(reason, len, "pidfd_open(PIDFD_THREAD): %s", strerror(errno));
+	shim_fail(why, errno, "pidfd_open(PIDFD_THREAD)");
 	return 0;
+}
+
+/*
+ * An event the stream did not take.  Said on stderr the first time only:
+ * a reader that went away would otherwise cost a line per thread.
+ */
+static void event_written(struct shim_threads *t, int r, const struct shim_err *err)
+{
+	if (r == 0 || t->events_failed)
+		return;
+	t->events_failed = true;
+	shim_err_print(err);
 }
 
 /* ---- the connector ------------------------------------------------- */
@@ -220,13 +232,14 @@ static int open_pidfd(struct shim_threads *t, pid_t tid)
 	if (fd < 0 && (errno == EMFILE || errno == ENFILE) && raise_nofile() == 0)
 		fd = sys_pidfd_open(tid, SHIM_PIDFD_THREAD);
 	if (fd < 0 && (errno == EMFILE || errno == ENFILE) && !t->fd_limit_noted) {
-		char detail[160];
+		struct shim_err warn = { 0 }, ev = { 0 };
 
-		snprintf(detail, sizeof(detail),
-			 "pidfd_open %d: %s: threads from here on are followed through the connector only",
-			 (int)tid, strerror(errno));
-		fprintf(stderr, "shim: --watch-threads: %s\n", detail);
-		shim_event_note(t->events_fd, "thread-watch-fd-limit", detail);
+		/* The event's detail, then the same on stderr with the option. */
+		shim_fail(&warn, 0, "pidfd_open %d: %s: threads from here on are followed "
+			  "through the connector only", (int)tid, strerror(errno));
+		event_written(t, shim_event_note(t->events_fd, "thread-watch-fd-limit", warn.msg, &ev), &ev);
+		shim_fail_wrap(&warn, "--watch-threads");
+		shim_err_print(&warn);
 		t->fd_limit_noted = true;
 	}
 	return fd;
@@ -288,12 +301,13 @@ static int follow(struct shim_threads *t, pid_t tid, pid_t tgid, struct shim_err
 static void report(struct shim_threads *t, struct shim_thread *th)
 {
 	struct shim_proc *pr = find_proc(t, th->tgid);
+	struct shim_err ev;
 
 	if (th->fd >= 0) {
 		epoll_ctl(t->epfd, EPOLL_CTL_DEL, th->fd, NULL);
 		close(th->fd);
 	}
-	shim_event_thread_exit(t->events_fd, th->tid, th->tgid);
+	event_written(t, shim_event_thread_exit(t->events_fd, th->tid, th->tgid, &ev), &ev);
 	tdelete(th, &t->threads, cmp_thread);
 	t->n_threads--;
 	if (pr && --pr->threads == 0) {
@@ -424,11 +438,14 @@ static int on_loss(struct shim_threads *t, struct shim_err *err)
 		"the process-events connector dropped events (socket buffer full); "
 		"rescanning the container's PID namespace: a thread that started and "
 		"ended within the gap is not reported";
+	struct shim_err warn = { 0 }, ev;
 
 	/* Every loss is an event; stderr says it once. */
-	if (t->losses++ == 0)
-		fprintf(stderr, "shim: --watch-threads: %s\n", detail);
-	shim_event_note(t->events_fd, "thread-events-lost", detail);
+	if (t->losses++ == 0) {
+		shim_fail(&warn, 0, "--watch-threads: %s", detail);
+		shim_err_print(&warn);
+	}
+	event_written(t, shim_event_note(t->events_fd, "thread-events-lost", detail, &ev), &ev);
 	report_all(t, true);
 	return rescan(t, err);
 }
@@ -511,8 +528,11 @@ static int drain(struct shim_threads *t, struct shim_err *err)
  */
 static void stop(struct shim_threads *t, const struct shim_err *err)
 {
-	fprintf(stderr, "shim: --watch-threads: %s; new threads are no longer followed\n", err->msg);
-	shim_event_note(t->events_fd, "thread-watch-failed", err->msg);
+	struct shim_err warn = { 0 }, ev;
+
+	shim_fail(&warn, 0, "--watch-threads: %s; new threads are no longer followed", err->msg);
+	shim_err_print(&warn);
+	event_written(t, shim_event_note(t->events_fd, "thread-watch-failed", err->msg, &ev), &ev);
 	epoll_ctl(t->epfd, EPOLL_CTL_DEL, t->cn_fd, NULL);
 	t->cn_fd = -1;
 }

@@ -30,14 +30,15 @@ struct shim_threads {
 	size_t n_threads;
 	unsigned long losses;	/* connector overruns (ENOBUFS) */
 	bool fd_limit_noted;	/* thread-watch-fd-limit already written */
+	bool events_failed;	/* a write to --events failed: said once */
 };
 
 /* epoll data for thread pidfds and the connector: tag in the high 32 bits. */
 #define SHIM_EPOLL_TAG_THREAD 3ULL
 #define SHIM_EPOLL_TAG_CONNECTOR 4ULL
 
-/* 1 if pidfd_open() knows PIDFD_THREAD, 0 if not (reason says what came back). */
-int shim_pidfd_thread_probe(char *reason, size_t len);
+/* 1 if pidfd_open() knows PIDFD_THREAD, 0 if not (why records what came back). */
+int shim_pidfd_thread_probe(struct shim_err *why);
 
 /*
  * Subscribe to the process-events connector; returns the socket.  Done

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* --events JSON lines. */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -20,20 +21,18 @@ static void test_thread_exit_format(void **state)
 static void test_stream(void **state)
 {
 	char path[] = "/tmp/shim-events-XXXXXX", buf[1024];
+	struct shim_err err = { 0 };
 	int fd = mkstemp(path), ro;
 	ssize_t n;
 
 	(void)state;
 	assert_true(fd >= 0);
-	assert_int_equal(shim_event_container_start(fd, 10), 0);
-	assert_int_equal(shim_event_thread_exit(fd, 11, 10), 0);
-	assert_int_equal(shim_event_note(fd, "x", "say \"hi\"\n"), 0);
-	assert_int_equal(shim_event_container_exit(fd, 10, 137), 0);
-	/* A write that fails is reported, not swallowed. */
-	ro = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	assert_true(ro >= 0);
-	assert_int_equal(shim_event_thread_exit(ro, 1, 1), -1);
-	close(ro);
+	assert_int_equal(shim_event_container_start(fd, 10, &err), 0);
+	assert_int_equal(shim_event_thread_exit(fd, 11, 10, &err), 0);
+	assert_int_equal(shim_event_note(fd, "x", "say \"hi\"\n", &err), 0);
+	assert_int_equal(shim_event_container_exit(fd, 10, 137, &err), 0);
+	/* No --events: nothing to write, nothing fails. */
+	assert_int_equal(shim_event_container_exit(-1, 10, 137, &err), 0);
 	n = pread(fd, buf, sizeof(buf) - 1, 0);
 	assert_true(n > 0);
 	buf[n] = '\0';
@@ -43,6 +42,18 @@ static void test_stream(void **state)
 	assert_contains(buf, "{\"event\":\"container-exit\",\"pid\":10,\"status\":137,\"time\":");
 	close(fd);
 	unlink(path);
+
+	/* A write that fails is reported with the event and the cause, not swallowed. */
+	ro = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	assert_true(ro >= 0);
+	assert_int_equal(shim_event_thread_exit(ro, 1, 1, &err), -1);
+	assert_int_equal(err.errnum, EBADF);
+	assert_string_equal(err.msg, "--events: write the thread-exit event: Bad file descriptor");
+	assert_int_equal(shim_event_container_exit(ro, 1, 143, &err), -1);
+	assert_string_equal(err.msg, "--events: write the container-exit event: Bad file descriptor");
+	assert_int_equal(shim_event_note(ro, "thread-events-lost", "d", &err), -1);
+	assert_string_equal(err.msg, "--events: write the thread-events-lost event: Bad file descriptor");
+	close(ro);
 }
 
 static void test_open_safely(void **state)
@@ -64,7 +75,7 @@ static void test_open_safely(void **state)
 	close(fd);
 	fd = shim_events_open(file, &err);
 	assert_true(fd >= 0);
-	assert_int_equal(shim_event_note(fd, "x", "y"), 0);
+	assert_int_equal(shim_event_note(fd, "x", "y", &err), 0);
 	close(fd);
 	fd = open(file, O_RDONLY);
 	n = read(fd, buf, sizeof(buf) - 1);

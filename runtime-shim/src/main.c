@@ -234,7 +234,8 @@ static void abort_container(struct shim_run *r, int status)
 	struct shim_err ev = { 0 };
 	siginfo_t info;
 
-	shim_send_to_init(r->pidfd, r->pid, SIGKILL);
+	/* A failure (ESRCH: it is dead already) leaves the wait below to tell. */
+	shim_send_to_init(r->pidfd, r->pid, SIGKILL, &ev);
 	while (waitid((idtype_t)P_PIDFD, (id_t)r->pidfd, &info, WEXITED) < 0 &&
 	       errno == EINTR)
 		;

@@ -17,14 +17,14 @@ void shim_forward_signals(sigset_t *set)
 	/* glibc's reserved real-time signals (SIGCANCEL, SIGSETXID): sigfillset leaves them out. */
 }
 
-int shim_send_to_init(int pidfd, pid_t pid, int sig)
+int shim_send_to_init(int pidfd, pid_t pid, int sig, struct shim_err *err)
 {
 	if (sys_pidfd_send_signal(pidfd, sig, NULL, 0) == 0)
 		return 0;
-	if (errno != ENOSYS)
-		return -1;
 	/* Not reaped yet (we hold the only wait), so pid is still ours. */
-	return kill(pid, sig);
+	if (errno == ENOSYS && kill(pid, sig) == 0)
+		return 0;
+	return shim_fail(err, errno, "forward signal %d to the container", sig);
 }
 
 int shim_forward_pending(int sigfd, int pidfd, pid_t pid, bool verbose,
@@ -48,10 +48,10 @@ int shim_forward_pending(int sigfd, int pidfd, pid_t pid, bool verbose,
 		}
 		if (verbose)
 			fprintf(stderr, "shim: forwarding %s to the container\n", strsignal(sig));
-		if (shim_send_to_init(pidfd, pid, sig) < 0) {
-			if (errno == ESRCH)
+		if (shim_send_to_init(pidfd, pid, sig, err) < 0) {
+			if (err->errnum == ESRCH)
 				continue;	/* the container is going away */
-			return shim_fail(err, errno, "forward signal %d to the container", sig);
+			return -1;
 		}
 		n++;
 	}

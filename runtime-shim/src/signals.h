@@ -16,8 +16,11 @@
  */
 void shim_forward_signals(sigset_t *set);
 
-/* Send sig to the container's init through its pidfd (kill(2) without pidfd_send_signal). */
-int shim_send_to_init(int pidfd, pid_t pid, int sig);
+/*
+ * Send sig to the container's init through its pidfd (kill(2) without
+ * pidfd_send_signal): 0, or -1 with err (errnum ESRCH: the init is gone).
+ */
+int shim_send_to_init(int pidfd, pid_t pid, int sig, struct shim_err *err);
 
 /*
  * Forward what is queued on sigfd (non-blocking) to the container's init.

@@ -3,7 +3,8 @@
 # collect its results: build/results/KERNEL/{console.log,tap}. KERNEL
 # names an image in build/images, or a variant in lib.sh's table.
 # Fails when the guest hangs, stops early, or its console shows an oops,
-# BUG, WARNING, KASAN report or panic.
+# BUG, WARNING, KASAN or kmemleak report or panic, or a debug kernel's
+# kmemleak did not scan.
 # Usage: boot-guest.sh KERNEL [check|demo|bench] [SCENARIO...]
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -97,6 +98,11 @@ oops=$(grep -nE 'Oops|BUG:|WARNING:|KASAN|Kernel panic|general protection fault|
 [ -z "$oops" ] || problem="${problem:+$problem; }kernel reported a problem:
 $oops"
 [ -n "$problem" ] || grep -q '^# guest: done' "$results/tap" || problem="guest stopped before the scenarios finished"
+# Debug kernels: a console without kmemleak reports says something only
+# if the guest's final scan ran (guest-rootfs/overlay/init).
+if [[ $image_name == *-debug ]] && ! grep -q '^# guest: kmemleak scanned' "$results/tap"; then
+	problem="${problem:+$problem; }kmemleak did not scan at the end of the run"
+fi
 
 if [ -n "$problem" ]; then
 	echo "$problem" > "$results/problem"

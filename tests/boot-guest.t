@@ -22,7 +22,10 @@ while [ $# -gt 0 ]; do
 done
 console=${serials[0]} tap=${serials[1]}
 case $FAKE_QEMU in
-ok) echo "ok 1 - a"; echo "# guest: done" ;;
+ok) echo "ok 1 - a"; echo "# guest: kmemleak scanned: 0 suspected leaks"; echo "# guest: done" ;;
+noscan) echo "ok 1 - a"; echo "# guest: done" ;;
+leak) echo "kmemleak: unreferenced object 0xffff888004a1c000 (size 64):" > "$console"
+	echo "# guest: kmemleak scanned: 1 suspected leaks"; echo "# guest: done" ;;
 early) echo "ok 1 - a" ;;
 panic) echo "Kernel panic - not syncing: Attempted to kill init!" > "$console"; echo "# guest: done" ;;
 warn) echo "WARNING: CPU: 0 PID: 1 at kernel/fork.c:1 x" > "$console"; echo "# guest: done" ;;
@@ -66,13 +69,15 @@ booted() {
 		failed=1
 	fi
 }
-echo "1..15"
+echo "1..17"
 launch ok 0 'fake: guest finished' "a guest that finishes its scenarios passes"
 launch early 1 'error: fake: guest stopped before the scenarios finished' "a guest that stops early fails"
 launch panic 1 'error: fake: kernel reported a problem' "a kernel panic on the console fails"
 launch warn 1 'kernel reported a problem:.*|1:WARNING: CPU' "a WARNING on the console fails"
 launch hang 1 'error: fake: guest hung: killed after 3s' "a hung guest is killed and fails"
 launch kvm 1 'error: fake: KVM failed while running the guest' "a KVM internal error ends the guest at once"
+KERNEL=patched-debug launch leak 1 'kernel reported a problem:.*|1:kmemleak: unreferenced' "a kmemleak report on a debug kernel's console fails"
+KERNEL=patched-debug launch noscan 1 'error: patched-debug: kmemleak did not scan' "a debug kernel whose kmemleak did not scan fails"
 # Reuse: the stand-in would hang now, so only a reused result passes.
 launch ok 0 'fake: guest finished' "a clean run"
 RERUN= launch hang 0 'fake: inputs unchanged since the clean run' "an unchanged clean run is reused"

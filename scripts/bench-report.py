@@ -191,6 +191,9 @@ def main():
     for b in ("start", "threads-latency"):
         if b not in result["benchmarks"] and not any(n.startswith(b.split("-")[0]) for n in notes):
             bad.append(f"{b}: neither samples nor a note saying why")
+    # A variant the guest has but could not run is a broken bench, not a
+    # result: "unsupported" and "not installed" notes are the only excuses.
+    bad += [f"note: {n}" for n in notes if ": failed:" in n]
     os.makedirs(a.outdir, exist_ok=True)
     with open(os.path.join(a.outdir, "results.json"), "w") as f:
         json.dump(result, f, indent=1, sort_keys=True)

@@ -27,7 +27,7 @@ echo "sample bpf-map_create token 2" > "$tmp/ref"
 echo "sample bpf-map_create token 1" >> "$tmp/tap"
 echo "sample bpf-map_create privileged 1" >> "$tmp/tap"
 
-echo "1..8"
+echo "1..9"
 expect "a well-formed run passes --check" "$report" "$tmp/out" patched "$tmp/tap" --check
 "$report" "$tmp/out" patched "$tmp/tap" --reference "$tmp/ref" > "$tmp/md"
 expect "mean, p50 and p99 (nearest rank)" json 'abs(r["benchmarks"]["start"]["variants"]["runc"]["mean"] - 2.5) < 1e-9 and r["benchmarks"]["start"]["variants"]["runc"]["p50"] == 2 and r["benchmarks"]["start"]["variants"]["runc"]["p99"] == 4'
@@ -38,4 +38,6 @@ expect "the reference's token path beside ours" json 'abs(r["benchmarks"]["bpf-m
 expect "notes and event counts reach the table" grep -q 'crun: not installed' "$tmp/md"
 { cat "$tmp/tap"; echo "sample start shim nan"; } > "$tmp/bad"
 expect "a NaN fails --check" bash -c "! '$report' '$tmp/out2' patched '$tmp/bad' --check"
+{ cat "$tmp/tap"; echo "note start runc-bpf: failed: hook exited 1"; } > "$tmp/failed"
+expect "a variant that failed to run fails --check" bash -c "! '$report' '$tmp/out3' patched '$tmp/failed' --check"
 exit $failed

@@ -14,6 +14,7 @@
 #include "bpffs.h"
 #include "errname.h"
 #include "kernel.h"
+#include "mounts.h"
 
 static const char *errname(int e)
 {
@@ -157,74 +158,16 @@ int shim_bpffs_configure(int fsfd, const struct shim_delegation *d,
 	return 0;
 }
 
-/*
- * Open the directory path below root_fd, creating what is missing, with
- * every component resolved inside root (RESOLVE_IN_ROOT: "..", absolute
- * and relative symlinks all stay in it), so a symlink in the rootfs
- * cannot lead the mkdir or the mount out of it.  The mount then goes onto
- * the returned fd, not onto a path that could change in between.
- */
-static int open_mount_point(int root_fd, const char *path, struct shim_err *err)
-{
-	struct shim_open_how how = {
-		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-		.resolve = SHIM_RESOLVE_IN_ROOT | SHIM_RESOLVE_NO_MAGICLINKS,
-	};
-	cleanup_fd int dir = -1;
-	char prefix[PATH_MAX], name[NAME_MAX + 1];
-	const char *p = path;
-
-	if (strlen(path) >= sizeof(prefix))
-		return shim_fail(err, ENAMETOOLONG, "--bpf-mount %s", path);
-	dir = sys_openat2(root_fd, ".", &how);
-	if (dir < 0)
-		return shim_fail(err, errno, "--bpf-mount %s: openat2 the root", path);
-	for (;;) {
-		const char *e;
-		int fd;
-
-		while (*p == '/')
-			p++;
-		if (*p == '\0')
-			break;
-		e = strchrnul(p, '/');
-		if ((size_t)(e - p) > NAME_MAX)
-			return shim_fail(err, ENAMETOOLONG, "--bpf-mount %s", path);
-		memcpy(prefix, path, (size_t)(e - path));
-		prefix[e - path] = '\0';
-		memcpy(name, p, (size_t)(e - p));
-		name[e - p] = '\0';
-		fd = sys_openat2(root_fd, prefix, &how);
-		if (fd < 0 && errno == ENOENT) {
-			if (mkdirat(dir, name, 0755) < 0 && errno != EEXIST) {
-				shim_fail(err, errno, "--bpf-mount %s: mkdir %s", path, prefix);
-				if (err->errnum == EACCES || err->errnum == EPERM)
-					shim_fail_note(err, "the container's root may not write there: "
-						       "create %s in the rootfs, or give the rootfs to the "
-						       "container's root (chown -R to the first outside IDs "
-						       "of --uid-map and --gid-map)", prefix);
-				return -1;
-			}
-			fd = sys_openat2(root_fd, prefix, &how);
-		}
-		if (fd < 0)
-			return shim_fail(err, errno, "--bpf-mount %s: %s", path, prefix);
-		close(dir);
-		dir = fd;
-		p = e;
-	}
-	return shim_steal_fd(&dir);
-}
-
 int shim_bpffs_mount_at(int fsfd, int root_fd, const char *path,
 			struct shim_err *err)
 {
 	cleanup_fd int target = -1;
 	cleanup_fd int mfd = -1;
 
-	target = open_mount_point(root_fd, path, err);
+	/* Inside the rootfs only, missing directories made (mounts.c). */
+	target = shim_open_dir_in_root(root_fd, path, err);
 	if (target < 0)
-		return -1;
+		return shim_fail_wrap(err, "--bpf-mount %s", path);
 	mfd = sys_fsmount(fsfd, SHIM_FSMOUNT_CLOEXEC, 0);
 	if (mfd < 0)
 		return shim_fail(err, errno, "fsmount bpf");

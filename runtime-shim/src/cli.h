@@ -38,4 +38,11 @@ int shim_parse_idmap(const char *s, struct shim_idmap *map,
 /* Render a map list as /proc/PID/uid_map content. */
 int shim_format_idmaps(const struct shim_idmaps *maps, char *buf, size_t len);
 
+/* The host ID a container ID maps to; false when it is not mapped. */
+bool shim_idmap_to_host(const struct shim_idmaps *m, uint32_t inside, uint32_t *host);
+/* The container ID of a host ID; false when the maps do not include it. */
+bool shim_idmap_from_host(const struct shim_idmaps *m, uint32_t host, uint32_t *inside);
+/* The container ID init runs as: 0 when mapped, else the first mapped ID. */
+uint32_t shim_idmap_root(const struct shim_idmaps *m);
+
 #endif

@@ -86,18 +86,10 @@ int shim_build_env(const struct shim_config *cfg, char **envp, size_t max,
 	return 0;
 }
 
-static bool id_mapped(const struct shim_idmaps *m, uint32_t id)
-{
-	for (size_t i = 0; i < m->n; i++)
-		if (id >= m->map[i].inside && id - m->map[i].inside < m->map[i].count)
-			return true;
-	return false;
-}
-
 static int become_root(const struct shim_config *cfg, struct shim_err *err)
 {
-	uid_t uid = id_mapped(&cfg->uid_map, 0) ? 0 : cfg->uid_map.map[0].inside;
-	gid_t gid = id_mapped(&cfg->gid_map, 0) ? 0 : cfg->gid_map.map[0].inside;
+	uid_t uid = shim_idmap_root(&cfg->uid_map);
+	gid_t gid = shim_idmap_root(&cfg->gid_map);
 
 	if (setresgid(gid, gid, gid) < 0)
 		return shim_fail(err, errno, "setresgid %u", gid);
@@ -273,7 +265,7 @@ void shim_container_init(const struct shim_container *c)
 	struct shim_msg msg;
 	struct exec_failure f;
 	sigset_t mask;
-	int junk = -1, tty = -1, pipefd[2], sfd, r;
+	int junk = -1, tty = -1, tree = -1, pipefd[2], sfd, r;
 	ssize_t n;
 	pid_t cmd;
 
@@ -294,7 +286,8 @@ void shim_container_init(const struct shim_container *c)
 		shim_fail(&err, errno, "prctl PR_SET_PDEATHSIG");
 		fail_setup(c, &err, SHIM_EXIT_ERROR);
 	}
-	r = shim_msg_recv(c->sock, &msg, &junk, &err);
+	/* GO carries the rootfs mounted idmapped, when the shim made one. */
+	r = shim_msg_recv(c->sock, &msg, &tree, &err);
 	if (r <= 0 || msg.type != SHIM_MSG_GO)
 		_exit(SHIM_EXIT_ERROR);	/* the shim is gone or gave up */
 
@@ -322,8 +315,9 @@ void shim_container_init(const struct shim_container *c)
 	/* A new network namespace: "only loopback" means loopback up. */
 	if (c->cfg->net == SHIM_NET_NONE && shim_loopback_up(&err))
 		fail_setup(c, &err, SHIM_EXIT_ERROR);
-	if (shim_setup_rootfs(c->rootfs, c->cfg->net, c->cfg->no_pivot, &err))
+	if (shim_setup_rootfs(c->rootfs, tree, c->cfg->net, c->cfg->no_pivot, &err))
 		fail_setup(c, &err, SHIM_EXIT_ERROR);
+	shim_closep(&tree);
 	if (shim_config_delegates(c->cfg)) {
 		r = delegate_bpffs(c, &err);
 		if (r > 0)

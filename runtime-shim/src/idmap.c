@@ -135,3 +135,30 @@ int shim_idmaps_check_owner(const struct shim_idmaps *m, uint32_t own,
 	}
 	return 0;
 }
+
+bool shim_idmap_to_host(const struct shim_idmaps *m, uint32_t inside, uint32_t *host)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (inside >= m->map[i].inside && inside - m->map[i].inside < m->map[i].count) {
+			*host = m->map[i].outside + (inside - m->map[i].inside);
+			return true;
+		}
+	return false;
+}
+
+bool shim_idmap_from_host(const struct shim_idmaps *m, uint32_t host, uint32_t *inside)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (host >= m->map[i].outside && host - m->map[i].outside < m->map[i].count) {
+			*inside = m->map[i].inside + (host - m->map[i].outside);
+			return true;
+		}
+	return false;
+}
+
+uint32_t shim_idmap_root(const struct shim_idmaps *m)
+{
+	uint32_t host;
+
+	return shim_idmap_to_host(m, 0, &host) ? 0 : m->map[0].inside;
+}

@@ -24,6 +24,7 @@
 #include "hook.h"
 #include "kernel.h"
 #include "seccomp.h"
+#include "rootfs.h"
 #include "rootless.h"
 #include "selfclone.h"
 #include "signals.h"
@@ -391,6 +392,7 @@ static int run(struct shim_config *cfg)
 	uint64_t flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWUTS |
 			 CLONE_NEWIPC | CLONE_NEWCGROUP;
 	int status = SHIM_EXIT_ERROR;
+	cleanup_fd int tree = -1;
 
 	if (prepare(&r, &err) || resolve_idmaps(cfg, &err))
 		goto fail;
@@ -427,11 +429,14 @@ static int run(struct shim_config *cfg)
 	shim_closep(&r.sock[1]);
 	verbose(&r, "container init is pid %d (pidfd %d)", (int)r.pid, r.pidfd);
 
+	/* A rootfs the container does not own goes to its init idmapped (rootfs.c). */
 	if (write_idmaps(&r, &err) ||
-	    shim_msg_send(r.sock[0], SHIM_MSG_GO, 0, NULL, -1, &err)) {
+	    shim_rootfs_idmapped(cfg, r.rootfs, r.pid, &tree, &err) ||
+	    shim_msg_send(r.sock[0], SHIM_MSG_GO, 0, NULL, tree, &err)) {
 		abort_container(&r, status);
 		goto fail;
 	}
+	shim_closep(&tree);
 	status = drive_setup(&r, &err);
 	if (status) {
 		abort_container(&r, status);

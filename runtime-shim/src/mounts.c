@@ -3,6 +3,12 @@
  * The container's file system view.  Runs in the container's init, in its
  * own mount namespace owned by its user namespace, so nothing here is ever
  * visible on the host.
+ *
+ * Every mount point in the rootfs is looked up below the rootfs with
+ * openat2(RESOLVE_IN_ROOT), created there when missing, and mounted on
+ * through its fd: a symlink in the rootfs (whose owner, the container's
+ * root, may have put it there in an earlier run) cannot send a mount or
+ * a mkdir out of it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,61 +43,146 @@ int shim_mkdir_p(const char *path, mode_t mode, struct shim_err *err)
 	return 0;
 }
 
-static int join(char *buf, size_t len, const char *root, const char *rel,
-		struct shim_err *err)
+/*
+ * One step of shim_open_dir_in_root: prefix resolved from the root again
+ * (RESOLVE_IN_ROOT: "..", absolute and relative symlinks all stay in it).
+ * Without openat2 (valgrind, Linux before 5.6) name is opened from dir, the
+ * directory of the step before, refusing ".." and every symlink
+ * (O_NOFOLLOW gives a symlink itself, which O_DIRECTORY then refuses).
+ */
+static int open_step(int root_fd, int dir, const char *prefix, const char *name,
+		     bool *no_openat2)
 {
-	int n = snprintf(buf, len, "%s%s", root, rel);
+	struct shim_open_how how = {
+		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+		.resolve = SHIM_RESOLVE_IN_ROOT | SHIM_RESOLVE_NO_MAGICLINKS,
+	};
 
-	if (n < 0 || (size_t)n >= len)
-		return shim_fail(err, ENAMETOOLONG, "path %s%s", root, rel);
-	return 0;
-}
+	if (!*no_openat2) {
+		int fd = sys_openat2(root_fd, prefix, &how);
 
-static int ensure_dir(const char *root, const char *rel, char *out,
-		      size_t len, struct shim_err *err)
-{
-	struct stat st;
-
-	if (join(out, len, root, rel, err))
-		return -1;
-	if (lstat(out, &st) == 0) {
-		if (!S_ISDIR(st.st_mode))
-			return shim_fail(err, ENOTDIR, "rootfs %s", rel);
-		return 0;
+		if (fd >= 0 || errno != ENOSYS)
+			return fd;
+		*no_openat2 = true;
 	}
-	if (mkdir(out, 0755) < 0 && errno != EEXIST)
-		return shim_fail(err, errno, "mkdir %s in the rootfs", rel),
-		       shim_fail_note(err, "create it in the rootfs; the container's root cannot");
-	return 0;
+	if (strcmp(name, "..") == 0) {
+		errno = EXDEV;
+		return -1;
+	}
+	return openat(dir, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 }
 
-static int do_mount(const char *src, const char *dst, const char *type,
+int shim_open_dir_in_root(int root_fd, const char *path, struct shim_err *err)
+{
+	cleanup_fd int dir = -1;
+	char prefix[PATH_MAX], name[NAME_MAX + 1];
+	const char *p = path;
+	bool no_openat2 = false;
+
+	if (strlen(path) >= sizeof(prefix))
+		return shim_fail(err, ENAMETOOLONG, "path");
+	dir = open_step(root_fd, root_fd, ".", ".", &no_openat2);
+	if (dir < 0)
+		return shim_fail(err, errno, "open the root");
+	/* One component at a time; a missing one is made in the one before. */
+	for (;;) {
+		const char *e;
+		int fd;
+
+		while (*p == '/')
+			p++;
+		if (*p == '\0')
+			break;
+		e = strchrnul(p, '/');
+		if ((size_t)(e - p) > NAME_MAX)
+			return shim_fail(err, ENAMETOOLONG, "path");
+		memcpy(prefix, path, (size_t)(e - path));
+		prefix[e - path] = '\0';
+		memcpy(name, p, (size_t)(e - p));
+		name[e - p] = '\0';
+		fd = open_step(root_fd, dir, prefix, name, &no_openat2);
+		if (fd < 0 && errno == ENOENT) {
+			if (mkdirat(dir, name, 0755) < 0 && errno != EEXIST) {
+				shim_fail(err, errno, "mkdir %s", prefix);
+				if (err->errnum == EACCES || err->errnum == EPERM)
+					shim_fail_note(err, "the container's root may not write there: "
+						       "create %s in the rootfs, or give the rootfs to the "
+						       "container's root (chown -R to the first outside IDs "
+						       "of --uid-map and --gid-map)", prefix);
+				return -1;
+			}
+			fd = open_step(root_fd, dir, prefix, name, &no_openat2);
+		}
+		if (fd < 0)
+			return shim_fail(err, errno, "open %s", prefix);
+		close(dir);
+		dir = fd;
+		p = e;
+	}
+	return shim_steal_fd(&dir);
+}
+
+/* A mount point of the rootfs, opened (and made) below root_fd. */
+static int open_in_rootfs(int root_fd, const char *path, struct shim_err *err)
+{
+	int fd = shim_open_dir_in_root(root_fd, path, err);
+
+	if (fd < 0)
+		shim_fail_wrap(err, "rootfs %s", path);
+	return fd;
+}
+
+/*
+ * mount(2) onto what the O_PATH fd at names ("/proc/self/fd/N"), not onto
+ * a path looked up again; what is the container's path, for messages.
+ */
+static int mount_at(const char *src, int at, const char *what, const char *type,
 		    unsigned long flags, const char *data, struct shim_err *err)
 {
-	if (mount(src, dst, type, flags, data) < 0)
+	char target[64];
+
+	snprintf(target, sizeof(target), "/proc/self/fd/%d", at);
+	if (mount(src, target, type, flags, data) < 0)
 		return shim_fail(err, errno, "mount %s on %s (%s%s%s)", src ? src : "none",
-				 dst, type ? type : "bind", data ? ", " : "",
+				 what, type ? type : "bind", data ? ", " : "",
 				 data ? data : "");
 	return 0;
 }
 
-static int mount_sys(const char *target, enum shim_net net,
-		     struct shim_err *err)
+/* Mount a fresh instance of type on path of the rootfs. */
+static int mount_fs(int root_fd, const char *src, const char *path, const char *type,
+		    unsigned long flags, const char *data, struct shim_err *err)
+{
+	cleanup_fd int dir = open_in_rootfs(root_fd, path, err);
+
+	if (dir < 0)
+		return -1;
+	return mount_at(src, dir, path, type, flags, data, err);
+}
+
+static int mount_sys(int root_fd, enum shim_net net, struct shim_err *err)
 {
 	struct shim_mount_attr attr = { .attr_set = SHIM_MOUNT_ATTR_RDONLY };
+	cleanup_fd int dir = -1;
+	cleanup_fd int top = -1;
 
 	/* A fresh sysfs needs a network namespace of our own. */
 	if (net == SHIM_NET_NONE)
-		return do_mount("sysfs", target, "sysfs",
+		return mount_fs(root_fd, "sysfs", "/sys", "sysfs",
 				MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, NULL, err);
-	if (do_mount("/sys", target, "none", MS_BIND | MS_REC, NULL, err))
+	dir = open_in_rootfs(root_fd, "/sys", err);
+	if (dir < 0 || mount_at("/sys", dir, "/sys", "none", MS_BIND | MS_REC, NULL, err))
 		return -1;
-	if (sys_mount_setattr(AT_FDCWD, target, AT_RECURSIVE, &attr) < 0)
-		return shim_fail(err, errno, "mount_setattr %s read-only", target);
+	/* dir is the directory below the new mount: look again to reach it. */
+	top = open_in_rootfs(root_fd, "/sys", err);
+	if (top < 0)
+		return -1;
+	if (sys_mount_setattr(top, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr) < 0)
+		return shim_fail(err, errno, "mount_setattr /sys read-only");
 	return 0;
 }
 
-static int mount_dev(const char *root, struct shim_err *err)
+static int mount_dev(int root_fd, struct shim_err *err)
 {
 	static const char *const nodes[] = {
 		"null", "zero", "full", "random", "urandom", "tty",
@@ -103,69 +194,80 @@ static int mount_dev(const char *root, struct shim_err *err)
 		{ "/proc/self/fd/2", "stderr" },
 		{ "pts/ptmx", "ptmx" },
 	};
-	char dev[PATH_MAX], path[PATH_MAX + 64], src[64];
+	static const struct {
+		const char *name;
+		const char *src;
+		mode_t mode;
+		const char *type;
+		unsigned long flags;
+		const char *data;
+	} subdirs[] = {
+		{ "pts", "devpts", 0755, "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620" },
+		{ "shm", "shm", 01777, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=1777,size=65536k" },
+	};
+	cleanup_fd int dev = -1;
+	char what[64];
 
-	if (ensure_dir(root, "/dev", dev, sizeof(dev), err))
-		return -1;
-	if (do_mount("tmpfs", dev, "tmpfs", MS_NOSUID | MS_NOEXEC,
+	if (mount_fs(root_fd, "tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC,
 		     "mode=0755,size=65536", err))
 		return -1;
+	/* The new tmpfs: everything below is made in it, through its fd. */
+	dev = open_in_rootfs(root_fd, "/dev", err);
+	if (dev < 0)
+		return -1;
 	for (size_t i = 0; i < ARRAY_SIZE(nodes); i++) {
-		int fd;
+		cleanup_fd int fd = -1;
 
-		snprintf(path, sizeof(path), "%s/%s", dev, nodes[i]);
-		snprintf(src, sizeof(src), "/dev/%s", nodes[i]);
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		snprintf(what, sizeof(what), "/dev/%s", nodes[i]);
+		fd = openat(dev, nodes[i], O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 		if (fd < 0)
-			return shim_fail(err, errno, "create %s", path);
-		close(fd);
-		if (do_mount(src, path, "none", MS_BIND, NULL, err))
+			return shim_fail(err, errno, "create %s", what);
+		if (mount_at(what, fd, what, "none", MS_BIND, NULL, err))
 			return -1;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(links); i++) {
-		snprintf(path, sizeof(path), "%s/%s", dev, links[i][1]);
-		if (symlink(links[i][0], path) < 0)
-			return shim_fail(err, errno, "symlink %s", path);
+	for (size_t i = 0; i < ARRAY_SIZE(links); i++)
+		if (symlinkat(links[i][0], dev, links[i][1]) < 0)
+			return shim_fail(err, errno, "symlink /dev/%s", links[i][1]);
+	for (size_t i = 0; i < ARRAY_SIZE(subdirs); i++) {
+		cleanup_fd int fd = -1;
+
+		snprintf(what, sizeof(what), "/dev/%s", subdirs[i].name);
+		if (mkdirat(dev, subdirs[i].name, subdirs[i].mode) < 0)
+			return shim_fail(err, errno, "mkdir %s", what);
+		fd = openat(dev, subdirs[i].name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			return shim_fail(err, errno, "open %s", what);
+		if (mount_at(subdirs[i].src, fd, what, subdirs[i].type, subdirs[i].flags, subdirs[i].data, err))
+			return -1;
 	}
-	snprintf(path, sizeof(path), "%s/pts", dev);
-	if (mkdir(path, 0755) < 0)
-		return shim_fail(err, errno, "mkdir %s", path);
-	if (do_mount("devpts", path, "devpts", MS_NOSUID | MS_NOEXEC,
-		     "newinstance,ptmxmode=0666,mode=0620", err))
-		return -1;
-	snprintf(path, sizeof(path), "%s/shm", dev);
-	if (mkdir(path, 01777) < 0)
-		return shim_fail(err, errno, "mkdir %s", path);
-	if (do_mount("shm", path, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
-		     "mode=1777,size=65536k", err))
-		return -1;
 	return 0;
 }
 
-int shim_setup_rootfs(const char *rootfs, enum shim_net net, bool no_pivot,
-		      struct shim_err *err)
+int shim_setup_rootfs(const char *rootfs, int tree, enum shim_net net,
+		      bool no_pivot, struct shim_err *err)
 {
-	char path[PATH_MAX];
+	cleanup_fd int root = -1;
 
 	/* Nothing we do may propagate back to the host. */
-	if (do_mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL, err))
-		return -1;
-	if (do_mount(rootfs, rootfs, "none", MS_BIND | MS_REC, NULL, err))
+	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) < 0)
+		return shim_fail(err, errno, "make / private");
+	if (tree >= 0) {
+		/* The shim's idmapped copy of the rootfs (rootfs.c), where the bind would go. */
+		if (sys_move_mount(tree, "", AT_FDCWD, rootfs, SHIM_MOVE_MOUNT_F_EMPTY_PATH) < 0)
+			return shim_fail(err, errno, "move_mount the idmapped rootfs onto %s", rootfs);
+	} else if (mount(rootfs, rootfs, "none", MS_BIND | MS_REC, NULL) < 0) {
+		return shim_fail(err, errno, "bind mount %s", rootfs);
+	}
+	root = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0)
+		return shim_fail(err, errno, "open %s", rootfs);
+
+	if (mount_fs(root, "proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL, err) ||
+	    mount_sys(root, net, err) || mount_dev(root, err) ||
+	    mount_fs(root, "tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777", err))
 		return -1;
 
-	if (ensure_dir(rootfs, "/proc", path, sizeof(path), err) ||
-	    do_mount("proc", path, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL, err))
-		return -1;
-	if (ensure_dir(rootfs, "/sys", path, sizeof(path), err) ||
-	    mount_sys(path, net, err))
-		return -1;
-	if (mount_dev(rootfs, err))
-		return -1;
-	if (ensure_dir(rootfs, "/tmp", path, sizeof(path), err) ||
-	    do_mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777", err))
-		return -1;
-
-	if (chdir(rootfs) < 0)
+	if (fchdir(root) < 0)
 		return shim_fail(err, errno, "chdir %s", rootfs);
 	if (no_pivot) {
 		/*

@@ -6,12 +6,22 @@
 
 /*
  * Inside the container's user and mount namespaces: make every mount
- * private, build the rootfs (proc, read-only sys, minimal dev, devpts,
- * tmp) and pivot_root into it.  rootfs is an absolute, resolved path.
- * no_pivot (--no-pivot, unsafe) moves it over "/" and chroots instead.
+ * private, put the rootfs in place (tree, the shim's idmapped copy of it,
+ * when >= 0, else a bind mount), build it (proc, read-only sys, minimal
+ * dev, devpts, tmp) and pivot_root into it.  rootfs is an absolute,
+ * resolved path.  no_pivot (--no-pivot, unsafe) moves it over "/" and
+ * chroots instead.
  */
-int shim_setup_rootfs(const char *rootfs, enum shim_net net, bool no_pivot,
-		      struct shim_err *err);
+int shim_setup_rootfs(const char *rootfs, int tree, enum shim_net net,
+		      bool no_pivot, struct shim_err *err);
+
+/*
+ * Open (O_PATH) the directory path below root_fd, as if root_fd were "/",
+ * making what is missing (0755): every component is resolved inside it
+ * (openat2 RESOLVE_IN_ROOT), so no symlink leads out.  err names the
+ * component; callers add what the path is for.
+ */
+int shim_open_dir_in_root(int root_fd, const char *path, struct shim_err *err);
 
 /* mkdir -p, for paths in the container after pivot_root. */
 int shim_mkdir_p(const char *path, mode_t mode, struct shim_err *err);

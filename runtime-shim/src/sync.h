@@ -6,7 +6,9 @@
 #include "shim.h"
 
 enum shim_msg_type {
-	SHIM_MSG_GO = 1,	/* shim -> init: id maps written, go on */
+	SHIM_MSG_GO = 1,	/* shim -> init: id maps written, go on; with
+				 * the rootfs mounted idmapped attached, when
+				 * init is to use it (rootfs.c) */
 	SHIM_MSG_BPF_FD,	/* init -> shim: fsopen("bpf") fd attached */
 	SHIM_MSG_BPF_ACK,	/* shim -> init: configured (errnum 0) or not */
 	SHIM_MSG_ERROR,		/* init -> shim: setup failed; text says why,

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A rootfs the container's root does not own.  Images are laid out in
+ * container IDs (root's files are uid 0 on disk), but the container's root
+ * is a range of host IDs, for which such a tree is read-only.  As crun and
+ * runc do for idmapped mounts, the shim, privileged over the host's mounts,
+ * clones the rootfs into a detached mount idmapped with the container's
+ * user namespace (on-disk ID k is container ID k) and hands it to the
+ * container's init, which puts it where it would bind-mount the rootfs.
+ * Nothing on disk changes.  A rootfs already given to the container's
+ * range (chown -R) is used as it is.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "kernel.h"
+#include "rootfs.h"
+
+enum shim_rootfs_plan shim_rootfs_plan(const struct shim_config *cfg, uint32_t owner)
+{
+	uint32_t id;
+
+	if (shim_idmap_from_host(&cfg->uid_map, owner, &id))
+		return SHIM_ROOTFS_AS_IS;
+	/* Idmapped, on-disk owner k is container ID k: its host ID, if any. */
+	if (shim_idmap_to_host(&cfg->uid_map, owner, &id))
+		return SHIM_ROOTFS_IDMAP;
+	return SHIM_ROOTFS_FOREIGN;
+}
+
+void shim_rootfs_warning(const struct shim_config *cfg, const char *rootfs,
+			 uint32_t owner, const char *why, struct shim_err *warn)
+{
+	uint32_t uid = 0, gid = 0;
+
+	/* The host IDs the container's init runs as (container.c: become_root). */
+	shim_idmap_to_host(&cfg->uid_map, shim_idmap_root(&cfg->uid_map), &uid);
+	shim_idmap_to_host(&cfg->gid_map, shim_idmap_root(&cfg->gid_map), &gid);
+	shim_fail(warn, 0,
+		  "warning: the rootfs %s belongs to host uid %u, not to the container's root "
+		  "(host uid %u), %s%s; it stays read-only for the container's root. "
+		  "To make it the container's: chown -R %u:%u %s",
+		  rootfs, owner, uid,
+		  why ? "and cannot be mounted idmapped: " :
+			"and the container's ID maps do not include it even idmapped",
+		  why ? why : "", uid, gid, rootfs);
+}
+
+/* A detached copy of rootfs, idmapped with userns_fd and private; why says what failed. */
+static int clone_idmapped(const char *rootfs, int userns_fd, struct shim_err *why)
+{
+	struct shim_mount_attr attr = {
+		.attr_set = SHIM_MOUNT_ATTR_IDMAP,
+		.userns_fd = (uint64_t)userns_fd,
+		/*
+		 * Private: a clone of a shared mount is in its peer group, and
+		 * the container's mounts below its root would show on the host.
+		 */
+		.propagation = MS_PRIVATE,
+	};
+	cleanup_fd int tree = -1;
+
+	tree = sys_open_tree(AT_FDCWD, rootfs,
+			     SHIM_OPEN_TREE_CLONE | SHIM_OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	if (tree < 0)
+		return shim_fail(why, errno, "open_tree %s", rootfs);
+	/* Recursive: every mount below the rootfs must be idmapped too, or none is. */
+	if (sys_mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr) < 0) {
+		shim_fail(why, errno, "mount_setattr MOUNT_ATTR_IDMAP");
+		if (why->errnum == EINVAL)
+			shim_fail_note(why, "this kernel cannot idmap its file system or one "
+				       "mounted below it; tmpfs, for one, only from Linux 6.3");
+		else if (why->errnum == EPERM)
+			shim_fail_note(why, "only root may mount it idmapped");
+		return -1;
+	}
+	return shim_steal_fd(&tree);
+}
+
+int shim_rootfs_idmapped(const struct shim_config *cfg, const char *rootfs,
+			 pid_t pid, int *tree, struct shim_err *err)
+{
+	struct shim_err why = { 0 }, warn = { 0 };
+	cleanup_fd int userns = -1;
+	char path[64];
+	enum shim_rootfs_plan plan;
+	struct stat st;
+
+	*tree = -1;
+	if (stat(rootfs, &st) < 0)
+		return shim_fail(err, errno, "--rootfs %s", rootfs);
+	plan = shim_rootfs_plan(cfg, st.st_uid);
+	if (plan == SHIM_ROOTFS_AS_IS)
+		return 0;
+	if (plan == SHIM_ROOTFS_IDMAP) {
+		/*
+		 * The init is our unreaped child: its PID cannot name another
+		 * process, and its maps are written.
+		 */
+		snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
+		userns = open(path, O_RDONLY | O_CLOEXEC);
+		if (userns < 0)
+			shim_fail(&why, errno, "open %s", path);
+		else
+			*tree = clone_idmapped(rootfs, userns, &why);
+		if (*tree >= 0) {
+			if (cfg->verbose)
+				fprintf(stderr, "shim: the rootfs belongs to host uid %u: mounted "
+					"idmapped, its on-disk IDs are the container's\n",
+					(unsigned int)st.st_uid);
+			return 0;
+		}
+	}
+	/* A warning: the container still runs, on the rootfs as it is. */
+	shim_rootfs_warning(cfg, rootfs, st.st_uid, plan == SHIM_ROOTFS_IDMAP ? why.msg : NULL,
+			    &warn);
+	shim_err_print(&warn);
+	return 0;
+}

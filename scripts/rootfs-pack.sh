@@ -33,6 +33,14 @@ if [ -f "$repo_root/runtime-shim/Makefile" ]; then
 	# `make install` puts them (scenarios/oci).
 	make -s -C "$repo_root/runtime-shim" install-hook DESTDIR="$staging"
 fi
+# The prebuilt kernels' loop modules (scripts/fetch-prebuilt-kernel.sh),
+# under /lib/modules/VERSION, where the guest's /init loads them; /lib is
+# a link to usr/lib in the merged-/usr guest.
+for modules in "$build_dir"/images/*.modules; do
+	[ -d "$modules" ] || continue
+	mkdir -p "$staging/usr/lib"
+	cp -a "$modules/lib/." "$staging/usr/lib/"
+done
 # What `make install` puts under /opt/bpf-token (scripts/build-bpf-tools.sh),
 # beside Debian's own bpftool and libbpf1: shim/45-installed-tools.
 [ -d "$build_dir/bpf-tools/stage/opt/bpf-token" ] || die "build/bpf-tools/stage missing: run 'make bpf-tools'"

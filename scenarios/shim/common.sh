@@ -47,6 +47,10 @@ shim_rootfs() {
 	done
 	cp ${SCENARIO_BPF:-/opt/scenarios/bpf}/shim_*.bpf.o "$dir/opt/bpf/" 2>/dev/null || true
 	chmod -R a+rX "$dir"
+	# The container root's own, as chown -R to the default range makes it:
+	# used as it is on every kernel. A root-owned one is mounted idmapped
+	# where its file system allows (shim/27-rootfs-idmap).
+	chown -R "$(shim_default_uid):$(shim_default_gid)" "$dir"
 	echo "$dir"
 }
 
@@ -54,6 +58,9 @@ shim_rootfs() {
 # range of user "containers" in /etc/subuid (guest-rootfs/overlay/etc).
 shim_default_uid() {
 	awk -F: '$1 == "containers" { print $2; exit }' /etc/subuid
+}
+shim_default_gid() {
+	awk -F: '$1 == "containers" { print $2; exit }' /etc/subgid
 }
 
 # Mount lines of the host (the shim's mount namespace), for leak checks.

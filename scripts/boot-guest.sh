@@ -18,7 +18,9 @@ read -r image_name extra_args <<<"${guest_variants[$kernel]:-$kernel}"
 image=$build_dir/images/$image_name.bzImage
 initrd=$build_dir/rootfs/initrd.cpio.gz
 results=$results_dir/$kernel
-limit=${GUEST_TIMEOUT:-1800}
+# A hang detector for the whole boot: every scenario has a limit of its
+# own, and all of them together take about 25 minutes under TCG.
+limit=${GUEST_TIMEOUT:-2700}
 [ -f "$image" ] || die "$image missing"
 [ -f "$initrd" ] || die "$initrd missing: run 'make rootfs'"
 

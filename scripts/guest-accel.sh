@@ -2,6 +2,7 @@
 # Print the QEMU accelerator a guest kernel runs under: kvm or tcg.
 # GUEST_ACCEL=kvm|tcg skips the probes.
 # Usage: guest-accel.sh IMAGE
+#        guest-accel.sh --kvm-failed   (KVM stopped a guest: TCG from now on)
 #
 # /dev/kvm existing proves little. Seen here: it opens and never runs
 # guest code; and, under nested virtualisation, it runs real-mode code
@@ -12,7 +13,15 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-image=${1:?usage: guest-accel.sh IMAGE}
+image=${1:?usage: guest-accel.sh IMAGE | --kvm-failed}
+host_answer=$build_dir/.accel-$(cat /proc/sys/kernel/random/boot_id)
+# A host whose KVM stopped one guest mid-run is not trusted with the
+# guests that boot after it (boot-guest.sh).
+if [ "$image" = --kvm-failed ]; then
+	distrust() { echo tcg > "$host_answer"; }
+	with_lock accel distrust
+	exit 0
+fi
 case ${GUEST_ACCEL:-} in
 kvm|tcg) echo "$GUEST_ACCEL"; exit 0 ;;
 "") ;;
@@ -54,10 +63,9 @@ boots_image() {
 }
 
 probe() {
-	local host answer
+	local host=$host_answer answer
 	# Answers hold until the host reboots; guests booting side by side
 	# share them (the caller holds the lock).
-	host=$build_dir/.accel-$(cat /proc/sys/kernel/random/boot_id)
 	if [ ! -s "$host" ]; then
 		rm -f "$build_dir"/.accel-*
 		if [ -w /dev/kvm ] && runs_boot_sector; then echo kvm; else echo tcg; fi > "$host"

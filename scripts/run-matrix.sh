@@ -50,11 +50,13 @@ parse() {
 		done
 }
 
-declare -A status reason
+declare -A status reason missing
 ids=()
+problems=()
 for k in "${kernels[@]}"; do
 	if [ -f "$results/$k/problem" ]; then
-		fail "$k: $(head -n 1 "$results/$k/problem")"
+		failed=$((failed + 1))
+		problems+=("$k")
 	fi
 	while read -r id st note; do
 		[[ " ${ids[*]} " == *" $id "* ]] || ids+=("$id")
@@ -80,6 +82,11 @@ for id in "${ids[@]}"; do
 			else fail "$k $id: skipped without an 'unsupported:' reason"; fi ;;
 		*,pass) passed=$((passed + 1)) ;;
 		*,skip) fail "$k $id: skipped (${reason[$k,$id]}) but this kernel must have the feature" ;;
+		*,missing)
+			# Counted one by one, told once: a guest that stopped early
+			# leaves every later scenario without a result.
+			failed=$((failed + 1))
+			missing[$k]=$(( ${missing[$k]:-0} + 1 )) ;;
 		*) fail "$k $id: $st ${reason[$k,$id]:-}" ;;
 		esac
 	done
@@ -91,7 +98,8 @@ if [[ " ${kernels[*]} " == *" reference "* ]]; then
 		[[ $ours == patched* ]] || continue
 		for id in "${ids[@]}"; do
 			a=${status[$ours,$id]:-missing} b=${status[reference,$id]:-missing}
-			[ "$a" = "$b" ] || fail "disagreement on $id: $ours=$a reference=$b"
+			# A missing result has failed above already.
+			[ "$a" = missing ] || [ "$b" = missing ] || [ "$a" = "$b" ] || fail "disagreement on $id: $ours=$a reference=$b"
 		done
 	done
 fi
@@ -110,10 +118,23 @@ if [ -f "$build_dir/results/bench/summary" ]; then
 	[ "$bf" -eq 0 ] || fail "quick bench: did not run, or its numbers are malformed (build/results/bench)"
 fi
 
+for k in "${kernels[@]}"; do
+	[ -z "${missing[$k]:-}" ] || failures+=("$k: ${missing[$k]} scenarios have no result")
+done
 if [ ${#failures[@]} -gt 0 ]; then
 	echo
 	echo "Failures:"
 	printf '  %s\n' "${failures[@]}"
+fi
+# Last, where a CI log's tail shows it: why a guest ended badly.
+if [ ${#problems[@]} -gt 0 ]; then
+	echo
+	echo "Guests that ended badly:"
+	for k in "${problems[@]}"; do
+		echo "  $k: $(head -n 12 "$results/$k/problem" | sed '2,$s/^/    /')"
+		last=$(grep -E '^(not )?ok [0-9]+ - ' "$results/$k/tap" 2>/dev/null | tail -n 1 || true)
+		echo "    last result: ${last:-none}"
+	done
 fi
 echo
 echo "$skipped skipped (features the stock kernel reports unsupported)"

@@ -15,9 +15,11 @@ cat > "$tmp/bin/qemu-system-x86_64" <<'FAKE'
 [ "$1" = --version ] && { echo "QEMU emulator version 0 (stand-in)"; exit 0; }
 # One argument a line, for the tests of what a kernel name boots.
 printf '%s\n' "$@" > "$FAKE_ARGS"
-serials=()
+serials=() accel= append=
 while [ $# -gt 0 ]; do
 	[ "$1" = -serial ] && serials+=("${2#file:}")
+	[ "$1" = -accel ] && accel=$2
+	[ "$1" = -append ] && append=$2
 	shift
 done
 console=${serials[0]} tap=${serials[1]}
@@ -30,7 +32,14 @@ early) echo "ok 1 - a" ;;
 panic) echo "Kernel panic - not syncing: Attempted to kill init!" > "$console"; echo "# guest: done" ;;
 warn) echo "WARNING: CPU: 0 PID: 1 at kernel/fork.c:1 x" > "$console"; echo "# guest: done" ;;
 hang) exec sleep 60 ;;
-kvm) printf 'KVM internal error. Suberror: 1\nemulation failure\n' >&2; exec sleep 60 ;;
+kvm) [ "$accel" = kvm ] && { printf 'KVM internal error. Suberror: 1\nemulation failure\n' >&2; exec sleep 60; } ;;
+# KVM stops the guest after its first scenario; under TCG it resumes.
+kvm-then-tcg)
+	if [ "$accel" = kvm ]; then
+		echo "1..2"; echo "ok 1 - a"; echo "    partial output of b"
+		printf 'KVM internal error. Suberror: 1\nemulation failure\n' >&2; exec sleep 60
+	fi
+	[[ $append == *" guest.after=a"* ]] && { echo "1..2"; echo "ok 2 - b"; echo "# guest: done"; } ;;
 esac >> "$tap"
 FAKE
 chmod +x "$tmp/bin/qemu-system-x86_64"
@@ -69,13 +78,22 @@ booted() {
 		failed=1
 	fi
 }
-echo "1..17"
+echo "1..19"
 launch ok 0 'fake: guest finished' "a guest that finishes its scenarios passes"
 launch early 1 'error: fake: guest stopped before the scenarios finished' "a guest that stops early fails"
 launch panic 1 'error: fake: kernel reported a problem' "a kernel panic on the console fails"
 launch warn 1 'kernel reported a problem:.*|1:WARNING: CPU' "a WARNING on the console fails"
 launch hang 1 'error: fake: guest hung: killed after 3s' "a hung guest is killed and fails"
-launch kvm 1 'error: fake: KVM failed while running the guest' "a KVM internal error ends the guest at once"
+launch kvm 1 'KVM stopped the guest before the first scenario' "a KVM internal error ends that boot at once"
+launch kvm-then-tcg 0 'fake: KVM stopped the guest after a .*TCG' "a guest that KVM stops resumes under TCG after its last result"
+n=$((n + 1))
+if [ "$(grep -E '^(ok|not ok|1\.\.|    )' "$tmp/build/results/fake/tap")" = "1..2
+ok 1 - a
+ok 2 - b" ] && grep -q '^# guest: KVM stopped the guest after a' "$tmp/build/results/fake/tap"; then
+	echo "ok $n - the two boots' results make one TAP stream, without the stopped scenario's output"
+else
+	echo "not ok $n - the two boots' results make one TAP stream"; sed 's/^/# /' "$tmp/build/results/fake/tap"; failed=1
+fi
 KERNEL=patched-debug launch leak 1 'kernel reported a problem:.*|1:kmemleak: unreferenced' "a kmemleak report on a debug kernel's console fails"
 KERNEL=patched-debug launch noscan 1 'error: patched-debug: kmemleak did not scan' "a debug kernel whose kmemleak did not scan fails"
 # Reuse: the stand-in would hang now, so only a reused result passes.

@@ -24,6 +24,8 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+# FAKE_STOP=reference: the reference's guest stops before its results.
+[ "$image" = "${FAKE_STOP:-}" ] && exit 0
 if [ "$image" = stock ]; then echo "ok 1 - g/10-a # SKIP unsupported: no a"
 elif [[ " $append " == *" fred=on "* && $FAKE_FRED == fail ]]; then echo "not ok 1 - g/10-a # exit 1"
 else echo "ok 1 - g/10-a # 1s"; fi > "${serials[1]}"
@@ -36,14 +38,14 @@ out=""
 # matrix FAKE_FRED KERNELS...: run the matrix, its output in $out.
 matrix() {
 	local fred=$1; shift
-	out=$(PATH=$tmp/bin:$PATH BUILD_DIR=$tmp/build RESULTS_DIR=$tmp/build/results GUEST_ACCEL=tcg GUEST_RERUN=1 FAKE_FRED=$fred \
+	out=$(PATH=$tmp/bin:$PATH BUILD_DIR=$tmp/build RESULTS_DIR=$tmp/build/results GUEST_ACCEL=tcg GUEST_RERUN=1 FAKE_FRED=$fred FAKE_STOP=${FAKE_STOP:-} \
 		KERNELS="$*" "$repo/scripts/run-matrix.sh" 2>&1) && out+=$'\nexit 0' || out+=$'\nexit 1'
 }
 expect() {
 	n=$((n + 1))
 	if grep -qE "$1" <<<"$out"; then echo "ok $n - $2"; else echo "not ok $n - $2"; sed 's/^/# /' <<<"$out"; failed=1; fi
 }
-echo "1..6"
+echo "1..10"
 matrix pass patched patched-fred reference stock
 expect '^g/10-a +pass +pass +pass +skip *$' "one column per kernel, patched-fred included"
 expect '^3 passed, 0 failed$' "patched, patched-fred and reference pass, stock skips"
@@ -53,4 +55,12 @@ matrix fail patched patched-fred reference stock
 expect '^  disagreement on g/10-a: patched-fred=fail reference=pass$' \
 	"the second patched kernel is held to the reference too"
 expect '^exit 1$' "a patched kernel that disagrees fails the matrix"
+FAKE_STOP=reference matrix pass patched patched-fred reference
+expect '^  reference: 1 scenarios have no result$' "a guest that stopped early: its missing results are told once"
+expect '^2 passed, 2 failed$' "each missing result and the stopped guest count as failures"
+n=$((n + 1))
+if grep -q disagreement <<<"$out"; then
+	echo "not ok $n - a missing result is no disagreement on top"; sed 's/^/# /' <<<"$out"; failed=1
+else echo "ok $n - a missing result is no disagreement on top"; fi
+expect '^  reference: guest stopped before the scenarios finished' "why the guest ended badly comes last, where a log's tail shows it"
 exit $failed

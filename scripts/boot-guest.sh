@@ -53,10 +53,11 @@ rm -rf "$results"; mkdir -p "$results"
 # and PART.tap (raw), its stderr to PART.qemu; PART.kvm-failed says that
 # KVM stopped the guest.
 boot() {
-	local accel=$1 append=$2 part=$3 qemu kvm_watch progress rc=0
+	local accel=$1 append=$2 part=$3 qemu kvm_watch progress rc=0 accel_opt=$1
+	[ "$accel" != tcg ] || accel_opt=$tcg_accel
 	: > "$part.tap"; : > "$part.console"
-	say "$kernel: booting ($accel, timeout ${limit}s)"
-	timeout -k 10 "$limit" qemu-system-x86_64 -accel "$accel" "${guest_machine[@]}" \
+	say "$kernel: booting ($accel_opt, timeout ${limit}s)"
+	timeout -k 10 "$limit" qemu-system-x86_64 -accel "$accel_opt" "${guest_machine[@]}" \
 		-kernel "$image" -initrd "$initrd" -append "$append" \
 		-serial "file:$part.console" -serial "file:$part.tap" \
 		2> >(tee "$part.qemu" >&2) &

@@ -78,7 +78,7 @@ booted() {
 		failed=1
 	fi
 }
-echo "1..19"
+echo "1..20"
 launch ok 0 'fake: guest finished' "a guest that finishes its scenarios passes"
 launch early 1 'error: fake: guest stopped before the scenarios finished' "a guest that stops early fails"
 launch panic 1 'error: fake: kernel reported a problem' "a kernel panic on the console fails"
@@ -96,6 +96,14 @@ else
 fi
 KERNEL=patched-debug launch leak 1 'kernel reported a problem:.*|1:kmemleak: unreferenced' "a kmemleak report on a debug kernel's console fails"
 KERNEL=patched-debug launch noscan 1 'error: patched-debug: kmemleak did not scan' "a debug kernel whose kmemleak did not scan fails"
+n=$((n + 1))
+PATH=$tmp/bin:$PATH BUILD_DIR=$tmp/build RESULTS_DIR=$tmp/build/results GUEST_ACCEL=tcg FAKE_QEMU=ok GUEST_RERUN=1 \
+	FAKE_ARGS=$tmp/args "$repo/scripts/boot-guest.sh" fake >/dev/null 2>&1 || true
+if [ "$(grep -A1 -x -- -accel "$tmp/args" | tail -n 1)" = tcg,thread=single ]; then
+	echo "ok $n - TCG runs the vCPUs in one thread (lib.sh: stale patched kernel text otherwise)"
+else
+	echo "not ok $n - TCG runs the vCPUs in one thread"; sed 's/^/# /' "$tmp/args"; failed=1
+fi
 # Reuse: the stand-in would hang now, so only a reused result passes.
 launch ok 0 'fake: guest finished' "a clean run"
 RERUN= launch hang 0 'fake: inputs unchanged since the clean run' "an unchanged clean run is reused"

@@ -108,7 +108,9 @@ cp "$results/boot1.qemu" "$results/qemu.log"
 # says nothing about the kernel: the guest boots again under TCG and
 # runs the scenarios after the last one reported. The results say so.
 if [ -f "$results/boot1.kvm-failed" ] && ! grep -q '^# guest: done' "$results/tap"; then
-	last=$(sed -nE 's/^(not )?ok [0-9]+ - ([^ ]+).*/\2/p' "$results/tap" | tail -n 1)
+	keep=$(grep -nE '^(not )?ok [0-9]+ - ' "$results/tap" | tail -n 1 | cut -d: -f1 || true)
+	last=""
+	[ -z "$keep" ] || last=$(sed -nE "${keep}s/^(not )?ok [0-9]+ - ([^ ]+).*/\\2/p" "$results/tap")
 	where="after $last"
 	[ -n "$last" ] || where="before the first scenario"
 	resumed="KVM stopped the guest $where (qemu.log): the rest runs under TCG, as the guests that boot after it"
@@ -116,9 +118,8 @@ if [ -f "$results/boot1.kvm-failed" ] && ! grep -q '^# guest: done' "$results/ta
 	"$repo_root/scripts/guest-accel.sh" --kvm-failed
 	# What the stopped boot printed after its last result belongs to no
 	# scenario: it goes.
-	if [ -n "$last" ]; then
-		awk -v last="$last" '{ line[NR] = $0 } $0 ~ "^(not )?ok [0-9]+ - " last "( |$)" { keep = NR }
-			END { for (i = 1; i <= keep; i++) print line[i] }' "$results/tap" > "$results/tap.kvm"
+	if [ -n "$keep" ]; then
+		head -n "$keep" "$results/tap" > "$results/tap.kvm"
 	else
 		sed -n '1,/^1\.\./p' "$results/tap" > "$results/tap.kvm"
 	fi

@@ -24,17 +24,18 @@ json() {	# json EXPR: evaluate EXPR on results.json as r
 	echo "note start crun: not installed in the guest"
 } > "$tmp/tap"
 echo "sample bpf-map_create token 2" > "$tmp/ref"
-echo "sample bpf-map_create token 1" >> "$tmp/tap"
-echo "sample bpf-map_create privileged 1" >> "$tmp/tap"
+echo "sample bpf-map_create token 1 1 1 9" >> "$tmp/tap"
+echo "sample bpf-map_create privileged 1 1 1 1" >> "$tmp/tap"
 
-echo "1..9"
+echo "1..10"
 expect "a well-formed run passes --check" "$report" "$tmp/out" patched "$tmp/tap" --check
 "$report" "$tmp/out" patched "$tmp/tap" --reference "$tmp/ref" > "$tmp/md"
 expect "mean, p50 and p99 (nearest rank)" json 'abs(r["benchmarks"]["start"]["variants"]["runc"]["mean"] - 2.5) < 1e-9 and r["benchmarks"]["start"]["variants"]["runc"]["p50"] == 2 and r["benchmarks"]["start"]["variants"]["runc"]["p99"] == 4'
 expect "σ is the sample standard deviation" json 'abs(r["benchmarks"]["start"]["variants"]["runc"]["sd"] - 1.2909944) < 1e-6'
 expect "every value of a multi-value line is a sample" json 'r["benchmarks"]["threads-latency"]["variants"]["shim/N4"]["n"] == 4'
 expect "ratios to the floor and to runc" json 'abs(r["benchmarks"]["start"]["ratios"]["shim/runc"] - 0.1) < 1e-9 and "shim/unshare" in r["benchmarks"]["start"]["ratios"]'
-expect "the reference's token path beside ours" json 'abs(r["benchmarks"]["bpf-map_create"]["ratios"]["token/token@reference"] - 0.5) < 1e-9'
+expect "the reference's token path beside ours" json 'abs(r["benchmarks"]["bpf-map_create"]["ratios"]["token/token@reference"] - 1.5) < 1e-9'
+expect "a BPF ratio of medians beside the one of means" json 'abs(r["benchmarks"]["bpf-map_create"]["ratios"]["token/privileged"] - 3) < 1e-9 and r["benchmarks"]["bpf-map_create"]["ratios"]["token/privileged p50"] == 1'
 expect "notes and event counts reach the table" grep -q 'crun: not installed' "$tmp/md"
 { cat "$tmp/tap"; echo "sample start shim nan"; } > "$tmp/bad"
 expect "a NaN fails --check" bash -c "! '$report' '$tmp/out2' patched '$tmp/bad' --check"

@@ -14,10 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-#define RING 32
+#include "workload.h"
+
 #define STACK (64 * 1024)
 
 struct slot {
@@ -36,14 +36,6 @@ struct arg {
 	struct slot *slot;
 };
 
-static double realtime(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void *thread_main(void *p)
 {
 	struct arg *a = p;
@@ -51,7 +43,7 @@ static void *thread_main(void *p)
 	a->slot->tid = gettid();
 	if (a->w->long_lived) {
 		pthread_barrier_wait(&a->w->all_started);
-		usleep(200 * 1000);
+		usleep(LONG_LIFE_US);
 	}
 	a->slot->exited = realtime();
 	return NULL;

@@ -115,9 +115,18 @@ def plot(outdir, bench, variants, unit):
         for i, (v, s) in enumerate(variants.items()):
             f.write(f'{i} "{v}" {s["mean"]} {s["sd"]} {s["p50"]} {s["p99"]}\n')
     title = META.get(bench, (bench, unit))[0]
+    # Latencies span µs to s between variants: on a linear axis all but
+    # the largest are flat. A log axis cannot show mean - σ below zero, so
+    # there the bars are medians.
+    if bench == "threads-latency":
+        what, axis = "p50, and p99", "set logscale y\nset format y \"%.0s %cs\""
+        bars = f'"{dat}" using 1:5:xtic(2) with boxes title "p50"'
+    else:
+        what, axis = "mean ± σ, and p99", "set yrange [0:*]"
+        bars = f'"{dat}" using 1:3:4:xtic(2) with boxerrorbars title "mean ± σ"'
     script = f"""set terminal pngcairo size 900,420 font "sans,10"
 set output "{png}"
-set title "{title} (mean ± σ, and p99)" noenhanced
+set title "{title} ({what})" noenhanced
 set ylabel "{unit}"
 set style fill solid 0.5
 set boxwidth 0.6
@@ -125,8 +134,8 @@ set xtics rotate by -30 noenhanced
 set key outside top right
 set bmargin 8
 set xrange [-0.6:{len(variants) - 0.4}]
-set yrange [0:*]
-plot "{dat}" using 1:3:4:xtic(2) with boxerrorbars title "mean ± σ", \\
+{axis}
+plot {bars}, \\
      "{dat}" using 1:6 with points pt 7 title "p99"
 """
     subprocess.run(["gnuplot"], input=script, text=True, check=True)

@@ -16,6 +16,15 @@ int shim_events_open(const char *path, struct shim_err *err);
  * not be written and why.  fd < 0 (no --events) is a no-op.
  */
 int shim_event_thread_exit(int fd, pid_t tid, pid_t pid, struct shim_err *err);
+/*
+ * n thread-exit lines stamped with one time, in as few writes as fit: a
+ * supervisor that decided a batch of exits reports them together.
+ */
+struct shim_thread_exit {
+	pid_t tid, pid;
+};
+int shim_event_thread_exits(int fd, const struct shim_thread_exit *exits, size_t n,
+			    struct shim_err *err);
 int shim_event_container_start(int fd, pid_t pid, struct shim_err *err);
 int shim_event_container_exit(int fd, pid_t pid, int status, struct shim_err *err);
 int shim_event_note(int fd, const char *event, const char *detail,

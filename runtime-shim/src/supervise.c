@@ -70,6 +70,8 @@ static bool dispatch(const struct shim_supervisor *s, struct shim_threads *t,
 		else if (tag == SHIM_EPOLL_TAG_CONNECTOR && t)
 			shim_threads_connector(t);
 	}
+	if (t)
+		shim_threads_flush(t);
 	return done;
 }
 

@@ -14,6 +14,11 @@
  * followed threads keep their pidfds through the gap.  When the fd limit
  * stops a pidfd, the shim says so and still reports that thread's exit
  * from the connector.
+ *
+ * A supervisor that is busy finds many datagrams queued: it takes them
+ * in one recvmmsg(), and a thread whose exit is already among them gets
+ * no pidfd, since its exit is known.  Its exits are written in one line
+ * each but in one write, once what epoll returned has been handled.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -36,6 +41,16 @@
 #define SHIM_CN_RCVBUF (64 << 20)
 /* Datagrams taken per wakeup, so signals and the pty are served in between. */
 #define SHIM_CN_BATCH 4096
+/* Datagrams per recvmmsg(); one process event each, ~100 bytes. */
+#define SHIM_CN_RECV 64
+#define SHIM_CN_DGRAM 1024
+/* shim_cn_parse() takes up to this many events from a datagram. */
+#define SHIM_CN_PER_DGRAM 16
+/*
+ * The most datagrams the socket can hold: SO_RCVBUF is doubled by the
+ * kernel, and each datagram is charged well over 512 bytes of it.
+ */
+#define SHIM_CN_QUEUED_MAX (SHIM_CN_RCVBUF * 2L / 512)
 
 struct shim_thread {
 	pid_t tid;
@@ -71,6 +86,25 @@ static void event_written(struct shim_threads *t, int r, const struct shim_err *
 		return;
 	t->events_failed = true;
 	shim_err_print(err);
+}
+
+void shim_threads_flush(struct shim_threads *t)
+{
+	struct shim_err ev;
+
+	if (t->n_pending == 0)
+		return;
+	event_written(t, shim_event_thread_exits(t->events_fd, t->pending, t->n_pending, &ev), &ev);
+	t->n_pending = 0;
+}
+
+/* A note goes after the exits decided before it, as it happened. */
+static void note(struct shim_threads *t, const char *event, const char *detail)
+{
+	struct shim_err ev;
+
+	shim_threads_flush(t);
+	event_written(t, shim_event_note(t->events_fd, event, detail, &ev), &ev);
 }
 
 /* ---- the connector ------------------------------------------------- */
@@ -232,12 +266,12 @@ static int open_pidfd(struct shim_threads *t, pid_t tid)
 	if (fd < 0 && (errno == EMFILE || errno == ENFILE) && raise_nofile() == 0)
 		fd = sys_pidfd_open(tid, SHIM_PIDFD_THREAD);
 	if (fd < 0 && (errno == EMFILE || errno == ENFILE) && !t->fd_limit_noted) {
-		struct shim_err warn = { 0 }, ev = { 0 };
+		struct shim_err warn = { 0 };
 
 		/* The event's detail, then the same on stderr with the option. */
 		shim_fail(&warn, 0, "pidfd_open %d: %s: threads from here on are followed "
 			  "through the connector only", (int)tid, strerror(errno));
-		event_written(t, shim_event_note(t->events_fd, "thread-watch-fd-limit", warn.msg, &ev), &ev);
+		note(t, "thread-watch-fd-limit", warn.msg);
 		shim_fail_wrap(&warn, "--watch-threads");
 		shim_err_print(&warn);
 		t->fd_limit_noted = true;
@@ -245,8 +279,12 @@ static int open_pidfd(struct shim_threads *t, pid_t tid)
 	return fd;
 }
 
-/* Follow a thread of the container (once); its pidfd when it can have one. */
-static int follow(struct shim_threads *t, pid_t tid, pid_t tgid, struct shim_err *err)
+/*
+ * Follow a thread of the container (once), with a pidfd when it can have
+ * one and its exit is not already known (with_pidfd false).
+ */
+static int follow(struct shim_threads *t, pid_t tid, pid_t tgid, bool with_pidfd,
+		  struct shim_err *err)
 {
 	struct shim_thread *th;
 	struct shim_proc *pr;
@@ -259,7 +297,7 @@ static int follow(struct shim_threads *t, pid_t tid, pid_t tgid, struct shim_err
 	th->tid = tid;
 	th->tgid = tgid;
 	/* ESRCH: gone already; its exit event is still to come. */
-	th->fd = open_pidfd(t, tid);
+	th->fd = with_pidfd ? open_pidfd(t, tid) : -1;
 	if (th->fd >= 0) {
 		struct epoll_event ev = {
 			.events = EPOLLIN,
@@ -301,13 +339,14 @@ static int follow(struct shim_threads *t, pid_t tid, pid_t tgid, struct shim_err
 static void report(struct shim_threads *t, struct shim_thread *th)
 {
 	struct shim_proc *pr = find_proc(t, th->tgid);
-	struct shim_err ev;
 
 	if (th->fd >= 0) {
 		epoll_ctl(t->epfd, EPOLL_CTL_DEL, th->fd, NULL);
 		close(th->fd);
 	}
-	event_written(t, shim_event_thread_exit(t->events_fd, th->tid, th->tgid, &ev), &ev);
+	if (t->n_pending == SHIM_EVENTS_PENDING)
+		shim_threads_flush(t);
+	t->pending[t->n_pending++] = (struct shim_thread_exit){ .tid = th->tid, .pid = th->tgid };
 	tdelete(th, &t->threads, cmp_thread);
 	t->n_threads--;
 	if (pr && --pr->threads == 0) {
@@ -317,20 +356,66 @@ static void report(struct shim_threads *t, struct shim_thread *th)
 	free(th);
 }
 
-static int on_event(struct shim_threads *t, const struct shim_cn_event *ev,
-		    struct shim_err *err)
-{
-	struct shim_thread *th;
+/* An exit in a batch of events: the task and the event's place. */
+struct batch_exit {
+	pid_t tid;
+	size_t at;
+};
 
-	if (ev->kind == SHIM_CN_EXIT) {
-		th = find_thread(t, ev->tid);
-		if (th)
-			report(t, th);
-		return 0;
+static int cmp_batch_exit(const void *a, const void *b)
+{
+	const struct batch_exit *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return (x->tid > y->tid) - (x->tid < y->tid);
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+/* Whether tid exits after the event at `at`: exits sorted by tid, then place. */
+static bool exits_after(const struct batch_exit *exits, size_t n, pid_t tid, size_t at)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (exits[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	/* A new thread of a followed process, or a child of one. */
-	if (find_proc(t, ev->tgid) || find_proc(t, ev->parent_tgid))
-		return follow(t, ev->tid, ev->tgid, err);
+	for (; lo < n && exits[lo].tid == tid; lo++)
+		if (exits[lo].at > at)
+			return true;
+	return false;
+}
+
+/* A batch of connector events, in the order the kernel sent them. */
+static int on_events(struct shim_threads *t, const struct shim_cn_event *evs, size_t n,
+		     struct batch_exit *exits, struct shim_err *err)
+{
+	size_t n_exits = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (evs[i].kind == SHIM_CN_EXIT)
+			exits[n_exits++] = (struct batch_exit){ .tid = evs[i].tid, .at = i };
+	qsort(exits, n_exits, sizeof(*exits), cmp_batch_exit);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct shim_cn_event *ev = &evs[i];
+		struct shim_thread *th;
+
+		if (ev->kind == SHIM_CN_EXIT) {
+			th = find_thread(t, ev->tid);
+			if (th)
+				report(t, th);
+			continue;
+		}
+		/* A new thread of a followed process, or a child of one. */
+		if ((find_proc(t, ev->tgid) || find_proc(t, ev->parent_tgid)) &&
+		    follow(t, ev->tid, ev->tgid, !exits_after(exits, n_exits, ev->tid, i), err))
+			return -1;
+	}
 	return 0;
 }
 
@@ -359,7 +444,7 @@ static int scan_tasks(struct shim_threads *t, pid_t pid, struct shim_err *err)
 		pid_t tid = (pid_t)atoi(de->d_name);
 
 		if (tid > 0)
-			r = follow(t, tid, pid, err);
+			r = follow(t, tid, pid, true, err);
 	}
 	closedir(d);
 	return r;
@@ -438,14 +523,14 @@ static int on_loss(struct shim_threads *t, struct shim_err *err)
 		"the process-events connector dropped events (socket buffer full); "
 		"rescanning the container's PID namespace: a thread that started and "
 		"ended within the gap is not reported";
-	struct shim_err warn = { 0 }, ev;
+	struct shim_err warn = { 0 };
 
 	/* Every loss is an event; stderr says it once. */
 	if (t->losses++ == 0) {
 		shim_fail(&warn, 0, "--watch-threads: %s", detail);
 		shim_err_print(&warn);
 	}
-	event_written(t, shim_event_note(t->events_fd, "thread-events-lost", detail, &ev), &ev);
+	note(t, "thread-events-lost", detail);
 	report_all(t, true);
 	return rescan(t, err);
 }
@@ -475,29 +560,41 @@ int shim_threads_init(struct shim_threads *t, int epfd, int events_fd,
 	if (epoll_ctl(epfd, EPOLL_CTL_ADD, cn_fd, &ev) < 0)
 		return shim_fail(err, errno, "epoll_ctl the connector");
 	/* The init, then whatever it started before the supervisor ran. */
-	if (follow(t, init_pid, init_pid, err))
+	if (follow(t, init_pid, init_pid, true, err) || drain(t, err) < 0)
 		return -1;
-	return drain(t, err);
+	shim_threads_flush(t);
+	return 0;
 }
 
+/*
+ * Take what the connector has queued, up to SHIM_CN_BATCH datagrams:
+ * 0 once the socket is empty, 1 if more may be queued, -1 on failure.
+ */
 static int drain(struct shim_threads *t, struct shim_err *err)
 {
-	/* One process event per datagram; room for a few. */
 	union {
 		struct nlmsghdr nl;
-		char b[8192];
-	} buf;
+		char b[SHIM_CN_DGRAM];
+	} buf[SHIM_CN_RECV];
+	struct sockaddr_nl from[SHIM_CN_RECV];
+	struct iovec iov[SHIM_CN_RECV];
+	struct mmsghdr msgs[SHIM_CN_RECV];
+	struct shim_cn_event evs[SHIM_CN_RECV * SHIM_CN_PER_DGRAM];
+	struct batch_exit exits[ARRAY_SIZE(evs)];
 
-	for (int i = 0; i < SHIM_CN_BATCH; i++) {
-		struct shim_cn_event evs[16];
-		struct sockaddr_nl from;
-		socklen_t fromlen = sizeof(from);
-		ssize_t len;
-		int n;
+	for (int round = 0; round < SHIM_CN_BATCH / SHIM_CN_RECV; round++) {
+		size_t n = 0;
+		int got;
 
-		len = recvfrom(t->cn_fd, &buf, sizeof(buf), MSG_DONTWAIT,
-			       (struct sockaddr *)&from, &fromlen);
-		if (len < 0) {
+		for (int i = 0; i < SHIM_CN_RECV; i++) {
+			iov[i] = (struct iovec){ .iov_base = &buf[i], .iov_len = sizeof(buf[i]) };
+			msgs[i] = (struct mmsghdr){ .msg_hdr = {
+				.msg_name = &from[i], .msg_namelen = sizeof(from[i]),
+				.msg_iov = &iov[i], .msg_iovlen = 1,
+			} };
+		}
+		got = recvmmsg(t->cn_fd, msgs, SHIM_CN_RECV, MSG_DONTWAIT, NULL);
+		if (got < 0) {
 			if (errno == EAGAIN || errno == EWOULDBLOCK)
 				return 0;
 			if (errno == EINTR)
@@ -509,17 +606,25 @@ static int drain(struct shim_threads *t, struct shim_err *err)
 			}
 			return shim_fail(err, errno, "recv from the process-events connector");
 		}
-		/* Only the kernel speaks for the connector; anyone may unicast to us. */
-		if (fromlen != sizeof(from) || from.nl_pid != 0)
-			continue;
-		n = shim_cn_parse(&buf, (size_t)len, evs, ARRAY_SIZE(evs), err);
-		if (n < 0)
-			return -1;
-		for (int k = 0; k < n; k++)
-			if (on_event(t, &evs[k], err))
+		for (int i = 0; i < got; i++) {
+			int k;
+
+			/* Only the kernel speaks for the connector; anyone may unicast to us. */
+			if (msgs[i].msg_hdr.msg_namelen != sizeof(from[i]) || from[i].nl_pid != 0)
+				continue;
+			k = shim_cn_parse(&buf[i], msgs[i].msg_len, evs + n,
+					  SHIM_CN_PER_DGRAM, err);
+			if (k < 0)
 				return -1;
+			n += (size_t)k;
+		}
+		if (on_events(t, evs, n, exits, err))
+			return -1;
+		/* Fewer than asked for: the socket is empty. */
+		if (got < SHIM_CN_RECV)
+			return 0;
 	}
-	return 0;
+	return 1;
 }
 
 /*
@@ -528,11 +633,11 @@ static int drain(struct shim_threads *t, struct shim_err *err)
  */
 static void stop(struct shim_threads *t, const struct shim_err *err)
 {
-	struct shim_err warn = { 0 }, ev;
+	struct shim_err warn = { 0 };
 
 	shim_fail(&warn, 0, "--watch-threads: %s; new threads are no longer followed", err->msg);
 	shim_err_print(&warn);
-	event_written(t, shim_event_note(t->events_fd, "thread-watch-failed", err->msg, &ev), &ev);
+	note(t, "thread-watch-failed", err->msg);
 	epoll_ctl(t->epfd, EPOLL_CTL_DEL, t->cn_fd, NULL);
 	t->cn_fd = -1;
 }
@@ -555,9 +660,30 @@ void shim_threads_exited(struct shim_threads *t, pid_t tid)
 
 void shim_threads_finish(struct shim_threads *t)
 {
-	shim_threads_connector(t);
+	struct shim_err err;
+	long taken = 0;
+	int more = 1;
+
+	/*
+	 * The init's pidfd is readable only once the rest of its PID
+	 * namespace is gone, so every fork and exit of the container is
+	 * queued by now; a supervisor that fell behind may have many
+	 * batches of them still to read.  Reading as many datagrams as the
+	 * socket can hold takes all that was queued when the container ended.
+	 */
+	while (t->cn_fd >= 0 && more == 1 && taken < SHIM_CN_QUEUED_MAX) {
+		more = drain(t, &err);
+		if (more < 0)
+			stop(t, &err);
+		taken += SHIM_CN_BATCH;
+	}
+	if (t->cn_fd >= 0 && more == 1)
+		note(t, "thread-events-lost",
+		     "the process-events connector still had events after the container "
+		     "ended: threads whose start is among them are not reported");
 	/* The PID namespace is empty: whatever is still followed has ended. */
 	report_all(t, false);
+	shim_threads_flush(t);
 }
 
 static void close_fd(const void *node, VISIT which, void *closure)
@@ -573,6 +699,8 @@ static void close_fd(const void *node, VISIT which, void *closure)
 
 void shim_threads_free(struct shim_threads *t)
 {
+	/* Exits decided before a failure are still said. */
+	shim_threads_flush(t);
 	twalk_r(t->threads, close_fd, NULL);
 	tdestroy(t->threads, free);
 	tdestroy(t->procs, free);

@@ -9,6 +9,7 @@
 
 #include <sys/types.h>
 
+#include "events.h"
 #include "shim.h"
 
 /* One fork or exit from the connector; every ID is the host's. */
@@ -17,6 +18,9 @@ struct shim_cn_event {
 	pid_t tid, tgid;		/* the new task (fork), the task that ended (exit) */
 	pid_t parent_tid, parent_tgid;	/* fork only: the new task's parent */
 };
+
+/* Thread exits decided but not yet written: one write(2) for a batch. */
+#define SHIM_EVENTS_PENDING 256
 
 struct shim_threads {
 	int epfd;
@@ -31,6 +35,8 @@ struct shim_threads {
 	unsigned long losses;	/* connector overruns (ENOBUFS) */
 	bool fd_limit_noted;	/* thread-watch-fd-limit already written */
 	bool events_failed;	/* a write to --events failed: said once */
+	size_t n_pending;
+	struct shim_thread_exit pending[SHIM_EVENTS_PENDING];
 };
 
 /* epoll data for thread pidfds and the connector: tag in the high 32 bits. */
@@ -63,11 +69,17 @@ int shim_threads_init(struct shim_threads *t, int epfd, int events_fd,
 /*
  * The connector socket is readable: follow forks and exits.  A loss is
  * reported in an event and repaired by a rescan; a failure is reported
- * and ends the following of new threads.
+ * and ends the following of new threads.  Exits are written by
+ * shim_threads_flush(), as below.
  */
 void shim_threads_connector(struct shim_threads *t);
-/* A thread pidfd became readable: report and forget it. */
+/*
+ * A thread pidfd became readable: report and forget it.  The event is
+ * written by shim_threads_flush(), which the caller runs once it has
+ * handled what one epoll_wait() returned.
+ */
 void shim_threads_exited(struct shim_threads *t, pid_t tid);
+void shim_threads_flush(struct shim_threads *t);
 /*
  * The init has exited, so every task of the container has: take the
  * connector's last events and report every thread still followed.

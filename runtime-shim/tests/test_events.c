@@ -56,6 +56,44 @@ static void test_stream(void **state)
 	close(ro);
 }
 
+/* A batch of exits: one line each, one time, across more than one write. */
+static void test_thread_exits_batch(void **state)
+{
+	enum { N = 400 };
+	char path[] = "/tmp/shim-events-XXXXXX", line[256], first_time[32] = "";
+	struct shim_thread_exit exits[N];
+	struct shim_err err = { 0 };
+	int fd = mkstemp(path), lines = 0;
+	FILE *f;
+
+	(void)state;
+	assert_true(fd >= 0);
+	for (int i = 0; i < N; i++)
+		exits[i] = (struct shim_thread_exit){ .tid = 100000 + i, .pid = 99999 };
+	assert_int_equal(shim_event_thread_exits(fd, exits, N, &err), 0);
+	assert_int_equal(shim_event_thread_exits(fd, exits, 0, &err), 0);
+	assert_int_equal(shim_event_thread_exits(-1, exits, N, &err), 0);
+	f = fdopen(fd, "r");
+	assert_non_null(f);
+	rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		int tid, pid;
+		char time[32];
+
+		assert_int_equal(sscanf(line, "{\"event\":\"thread-exit\",\"tid\":%d,\"pid\":%d,\"time\":%31[0-9.]}\n",
+					&tid, &pid, time), 3);
+		assert_int_equal(tid, 100000 + lines);
+		assert_int_equal(pid, 99999);
+		if (lines == 0)
+			snprintf(first_time, sizeof(first_time), "%s", time);
+		assert_string_equal(time, first_time);
+		lines++;
+	}
+	assert_int_equal(lines, N);
+	fclose(f);
+	unlink(path);
+}
+
 static void test_open_safely(void **state)
 {
 	char dir[] = "/tmp/shim-events-dir-XXXXXX", file[128], link[128], buf[64];
@@ -102,6 +140,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_thread_exit_format),
+		cmocka_unit_test(test_thread_exits_batch),
 		cmocka_unit_test(test_stream),
 		cmocka_unit_test(test_open_safely),
 	};

@@ -98,13 +98,6 @@ int shim_event_thread_exits(int fd, const struct shim_thread_exit *exits, size_t
 	return write_event(fd, "thread-exit", buf, off, err);
 }
 
-int shim_event_thread_exit(int fd, pid_t tid, pid_t pid, struct shim_err *err)
-{
-	struct shim_thread_exit one = { .tid = tid, .pid = pid };
-
-	return shim_event_thread_exits(fd, &one, 1, err);
-}
-
 int shim_event_container_start(int fd, pid_t pid, struct shim_err *err)
 {
 	char buf[256];

@@ -12,10 +12,13 @@
 int shim_events_open(const char *path, struct shim_err *err);
 
 /*
- * Each writes one event line: 0, or -1 with err saying which event could
- * not be written and why.  fd < 0 (no --events) is a no-op.
+ * Each writes its event: 0, or -1 with err saying which event could not
+ * be written and why.  fd < 0 (no --events) is a no-op.
  */
-int shim_event_thread_exit(int fd, pid_t tid, pid_t pid, struct shim_err *err);
+int shim_event_container_start(int fd, pid_t pid, struct shim_err *err);
+int shim_event_container_exit(int fd, pid_t pid, int status, struct shim_err *err);
+int shim_event_note(int fd, const char *event, const char *detail,
+		    struct shim_err *err);
 /*
  * n thread-exit lines stamped with one time, in as few writes as fit: a
  * supervisor that decided a batch of exits reports them together.
@@ -25,10 +28,6 @@ struct shim_thread_exit {
 };
 int shim_event_thread_exits(int fd, const struct shim_thread_exit *exits, size_t n,
 			    struct shim_err *err);
-int shim_event_container_start(int fd, pid_t pid, struct shim_err *err);
-int shim_event_container_exit(int fd, pid_t pid, int status, struct shim_err *err);
-int shim_event_note(int fd, const char *event, const char *detail,
-		    struct shim_err *err);
 /* Render a thread-exit line into buf (for tests); returns its length. */
 int shim_event_format_thread_exit(char *buf, size_t len, pid_t tid, pid_t pid,
 				  double time);

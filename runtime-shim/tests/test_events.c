@@ -22,13 +22,14 @@ static void test_stream(void **state)
 {
 	char path[] = "/tmp/shim-events-XXXXXX", buf[1024];
 	struct shim_err err = { 0 };
+	struct shim_thread_exit one = { .tid = 11, .pid = 10 }, other = { .tid = 1, .pid = 1 };
 	int fd = mkstemp(path), ro;
 	ssize_t n;
 
 	(void)state;
 	assert_true(fd >= 0);
 	assert_int_equal(shim_event_container_start(fd, 10, &err), 0);
-	assert_int_equal(shim_event_thread_exit(fd, 11, 10, &err), 0);
+	assert_int_equal(shim_event_thread_exits(fd, &one, 1, &err), 0);
 	assert_int_equal(shim_event_note(fd, "x", "say \"hi\"\n", &err), 0);
 	assert_int_equal(shim_event_container_exit(fd, 10, 137, &err), 0);
 	/* No --events: nothing to write, nothing fails. */
@@ -46,7 +47,7 @@ static void test_stream(void **state)
 	/* A write that fails is reported with the event and the cause, not swallowed. */
 	ro = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	assert_true(ro >= 0);
-	assert_int_equal(shim_event_thread_exit(ro, 1, 1, &err), -1);
+	assert_int_equal(shim_event_thread_exits(ro, &other, 1, &err), -1);
 	assert_int_equal(err.errnum, EBADF);
 	assert_string_equal(err.msg, "--events: write the thread-exit event: Bad file descriptor");
 	assert_int_equal(shim_event_container_exit(ro, 1, 143, &err), -1);

@@ -39,8 +39,14 @@ static double zombie_cpu(pid_t pid)
 {
 	struct timespec ts;
 	clockid_t clock;
+	int e = clock_getcpuclockid(pid, &clock);
 
-	if (clock_getcpuclockid(pid, &clock) != 0 || clock_gettime(clock, &ts) < 0)
+	/* clock_getcpuclockid() returns its error; the caller reads errno. */
+	if (e != 0) {
+		errno = e;
+		return -1;
+	}
+	if (clock_gettime(clock, &ts) < 0)
 		return -1;
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }

@@ -22,7 +22,7 @@ static void test_stream(void **state)
 {
 	char path[] = "/tmp/shim-events-XXXXXX", buf[1024];
 	struct shim_err err = { 0 };
-	struct shim_thread_exit one = { .tid = 11, .pid = 10 }, other = { .tid = 1, .pid = 1 };
+	struct shim_thread_exit one = { .tid = 11, .pid = 10 };
 	int fd = mkstemp(path), ro;
 	ssize_t n;
 
@@ -47,7 +47,7 @@ static void test_stream(void **state)
 	/* A write that fails is reported with the event and the cause, not swallowed. */
 	ro = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	assert_true(ro >= 0);
-	assert_int_equal(shim_event_thread_exits(ro, &other, 1, &err), -1);
+	assert_int_equal(shim_event_thread_exits(ro, &one, 1, &err), -1);
 	assert_int_equal(err.errnum, EBADF);
 	assert_string_equal(err.msg, "--events: write the thread-exit event: Bad file descriptor");
 	assert_int_equal(shim_event_container_exit(ro, 1, 143, &err), -1);

@@ -7,7 +7,10 @@
  * a new thread of a followed process, or a new process whose parent is
  * followed.  Each followed thread gets a PIDFD_THREAD pidfd, readable
  * once that thread has exited, and its exit is reported once: by its
- * connector exit event or its pidfd, whichever comes first.
+ * connector exit event or its pidfd, whichever comes first.  A thread
+ * reported through its pidfd is still known until its exit event is
+ * read, so that the threads and children it started, whose fork events
+ * come before that event, are still recognised as the container's.
  *
  * Nothing is lost silently: when the socket overflows (ENOBUFS) the shim
  * says so in an event and rescans /proc for the container's PID namespace;
@@ -56,6 +59,7 @@ struct shim_thread {
 	pid_t tid;
 	pid_t tgid;
 	int fd;			/* PIDFD_THREAD pidfd, or -1 */
+	bool reported;		/* exit said; kept until the connector's exit event */
 };
 
 struct shim_proc {
@@ -279,6 +283,8 @@ static int open_pidfd(struct shim_threads *t, pid_t tid)
 	return fd;
 }
 
+static void forget(struct shim_threads *t, struct shim_thread *th);
+
 /*
  * Follow a thread of the container (once), with a pidfd when it can have
  * one and its exit is not already known (with_pidfd false).
@@ -289,8 +295,12 @@ static int follow(struct shim_threads *t, pid_t tid, pid_t tgid, bool with_pidfd
 	struct shim_thread *th;
 	struct shim_proc *pr;
 
-	if (find_thread(t, tid))
+	th = find_thread(t, tid);
+	if (th && !th->reported)
 		return 0;
+	/* A reported thread whose exit event was lost: the tid is new again. */
+	if (th)
+		forget(t, th);
 	th = calloc(1, sizeof(*th));
 	if (!th)
 		return shim_fail(err, errno, "thread table");
@@ -335,8 +345,24 @@ static int follow(struct shim_threads *t, pid_t tid, pid_t tgid, bool with_pidfd
 	return 0;
 }
 
-/* Report a followed thread's exit and forget it. */
+/* Report a followed thread's exit, once. */
 static void report(struct shim_threads *t, struct shim_thread *th)
+{
+	if (th->reported)
+		return;
+	if (th->fd >= 0) {
+		epoll_ctl(t->epfd, EPOLL_CTL_DEL, th->fd, NULL);
+		close(th->fd);
+		th->fd = -1;
+	}
+	if (t->n_pending == SHIM_EVENTS_PENDING)
+		shim_threads_flush(t);
+	t->pending[t->n_pending++] = (struct shim_thread_exit){ .tid = th->tid, .pid = th->tgid };
+	th->reported = true;
+}
+
+/* Stop following a thread; its process goes with its last thread. */
+static void forget(struct shim_threads *t, struct shim_thread *th)
 {
 	struct shim_proc *pr = find_proc(t, th->tgid);
 
@@ -344,9 +370,6 @@ static void report(struct shim_threads *t, struct shim_thread *th)
 		epoll_ctl(t->epfd, EPOLL_CTL_DEL, th->fd, NULL);
 		close(th->fd);
 	}
-	if (t->n_pending == SHIM_EVENTS_PENDING)
-		shim_threads_flush(t);
-	t->pending[t->n_pending++] = (struct shim_thread_exit){ .tid = th->tid, .pid = th->tgid };
 	tdelete(th, &t->threads, cmp_thread);
 	t->n_threads--;
 	if (pr && --pr->threads == 0) {
@@ -407,8 +430,10 @@ static int on_events(struct shim_threads *t, const struct shim_cn_event *evs, si
 
 		if (ev->kind == SHIM_CN_EXIT) {
 			th = find_thread(t, ev->tid);
-			if (th)
+			if (th) {
 				report(t, th);
+				forget(t, th);
+			}
 			continue;
 		}
 		/* A new thread of a followed process, or a child of one. */
@@ -512,8 +537,10 @@ static void report_all(struct shim_threads *t, bool only_gone)
 	struct thread_list l = { .only_gone = only_gone };
 
 	twalk_r(t->threads, collect, &l);
-	for (size_t i = 0; i < l.n; i++)
+	for (size_t i = 0; i < l.n; i++) {
 		report(t, l.v[i]);
+		forget(t, l.v[i]);
+	}
 	free(l.v);
 }
 
@@ -568,7 +595,7 @@ int shim_threads_init(struct shim_threads *t, int epfd, int events_fd,
 
 /*
  * Take what the connector has queued, up to SHIM_CN_BATCH datagrams:
- * 0 once the socket is empty, 1 if more may be queued, -1 on failure.
+ * 0 once recvmmsg() says EAGAIN, 1 if more may be queued, -1 on failure.
  */
 static int drain(struct shim_threads *t, struct shim_err *err)
 {
@@ -620,9 +647,11 @@ static int drain(struct shim_threads *t, struct shim_err *err)
 		}
 		if (on_events(t, evs, n, exits, err))
 			return -1;
-		/* Fewer than asked for: the socket is empty. */
-		if (got < SHIM_CN_RECV)
-			return 0;
+		/*
+		 * Fewer than asked for is not yet an empty socket: an overrun
+		 * met after the first datagram is kept for the next call, and
+		 * only that call says ENOBUFS.
+		 */
 	}
 	return 1;
 }
@@ -654,8 +683,18 @@ void shim_threads_exited(struct shim_threads *t, pid_t tid)
 {
 	struct shim_thread *th = find_thread(t, tid);
 
-	if (th)
-		report(t, th);
+	if (!th)
+		return;
+	report(t, th);
+	/*
+	 * Kept until the connector's exit event for it: the forks it made
+	 * are queued before that event, and a new thread or child is
+	 * followed only while its process or parent still is.  A supervisor
+	 * that fell behind would otherwise drop a process whose pidfd it
+	 * read before the connector, and every thread that process started.
+	 */
+	if (t->cn_fd < 0)
+		forget(t, th);
 }
 
 void shim_threads_finish(struct shim_threads *t)

@@ -361,15 +361,14 @@ static void report(struct shim_threads *t, struct shim_thread *th)
 	th->reported = true;
 }
 
-/* Stop following a thread; its process goes with its last thread. */
+/*
+ * Stop following a reported thread (its pidfd went with the report); its
+ * process goes with its last thread.
+ */
 static void forget(struct shim_threads *t, struct shim_thread *th)
 {
 	struct shim_proc *pr = find_proc(t, th->tgid);
 
-	if (th->fd >= 0) {
-		epoll_ctl(t->epfd, EPOLL_CTL_DEL, th->fd, NULL);
-		close(th->fd);
-	}
 	tdelete(th, &t->threads, cmp_thread);
 	t->n_threads--;
 	if (pr && --pr->threads == 0) {

@@ -12,7 +12,7 @@ int shim_parse_args(int argc, char *const argv[], struct shim_config *cfg,
 		    struct shim_err *err);
 void shim_usage(FILE *out);
 /* Every command of the shim, for messages: main.c dispatches each. */
-#define SHIM_COMMANDS "run, hook, seccomp-profile, help, version"
+#define SHIM_COMMANDS "run, hook, seccomp-profile, bpf-needs, help, version"
 
 /* The subuid(5)/subgid(5) user whose range is the default map (as podman's --userns=auto). */
 #define SHIM_SUBID_USER "containers"

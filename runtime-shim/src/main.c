@@ -23,6 +23,7 @@
 #include "events.h"
 #include "hook.h"
 #include "kernel.h"
+#include "needs.h"
 #include "seccomp.h"
 #include "rootfs.h"
 #include "rootless.h"
@@ -482,6 +483,9 @@ int main(int argc, char *argv[])
 	/* "shim seccomp-profile": the default filter as OCI JSON (runtime-shim/oci/). */
 	if (argc >= 2 && strcmp(argv[1], "seccomp-profile") == 0)
 		return shim_seccomp_profile_main(argc - 1, argv + 1);
+	/* "shim bpf-needs OBJ...": the delegation BPF objects need (needs.c). */
+	if (argc >= 2 && strcmp(argv[1], "bpf-needs") == 0)
+		return shim_bpf_needs_main(argc - 1, argv + 1);
 	if (shim_parse_args(argc, argv, &cfg, &err)) {
 		shim_err_print(&err);
 		return SHIM_EXIT_ERROR;

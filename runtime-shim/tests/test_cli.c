@@ -118,7 +118,7 @@ struct bad_case {
 static void test_bad_input(void **state)
 {
 	static const struct bad_case cases[] = {
-		{ { "frobnicate" }, "unknown command \"frobnicate\" (valid: run, hook, seccomp-profile, help, version; see shim --help)" },
+		{ { "frobnicate" }, "unknown command \"frobnicate\" (valid: run, hook, seccomp-profile, bpf-needs, help, version; see shim --help)" },
 		{ { "run", "/bin/true" }, "run: --rootfs DIR is required" },
 		{ { "run", "--rootfs", "/r" }, "run: no command given" },
 		{ { "run", "--rootfs" }, "option --rootfs needs a value" },

@@ -69,7 +69,8 @@ bpf-tools: kernel-tree
 
 userspace: kernel upstream-selftests bpf-tools
 	@if [ -f runtime-shim/Makefile ]; then \
-		$(MAKE) -s -C runtime-shim O=$(BUILD)/shim KHDR=$(BUILD)/kernel-headers/include; fi
+		$(MAKE) -s -C runtime-shim O=$(BUILD)/shim KHDR=$(BUILD)/kernel-headers/include \
+			LIBBPF=$(BUILD)/libbpf; fi
 	@$(MAKE) -s -C bench O=$(BUILD)/bench KHDR=$(BUILD)/kernel-headers/include LIBBPF=$(BUILD)/libbpf
 	@$(MAKE) -s -C scenarios O=$(BUILD)/scenarios KHDR=$(BUILD)/kernel-headers/include \
 		LIBBPF=$(BUILD)/libbpf VMLINUX=$(BUILD)/linux/out-default/vmlinux \

@@ -30,7 +30,10 @@ for t in "$repo_root"/tests/*.t; do
 	count "$out/$(basename "$t").log" $rc
 done
 if [ -f "$repo_root/runtime-shim/Makefile" ]; then
-	rc=0; make -s -C "$repo_root/runtime-shim" test O="$build_dir/shim" > "$out/shim.log" 2>&1 || rc=$?
+	# An output folder of its own: the guests' shim (build/shim) is built
+	# with the series' headers and libbpf, this one with the system's, and
+	# make would not rebuild objects for other flags.
+	rc=0; make -s -C "$repo_root/runtime-shim" test O="$build_dir/shim-host" KHDR= > "$out/shim.log" 2>&1 || rc=$?
 	count "$out/shim.log" $rc
 fi
 echo "$passed $failed" > "$out/summary"

@@ -473,7 +473,7 @@ static int libbpf_warnings(enum libbpf_print_level level, const char *fmt, va_li
 {
 	if (level != LIBBPF_WARN)
 		return 0;
-	fputs("shim bpf-needs: libbpf: ", stderr);
+	fputs("shim bpf-needs: ", stderr);
 	return vfprintf(stderr, fmt, ap);
 }
 

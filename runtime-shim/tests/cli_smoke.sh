@@ -35,7 +35,7 @@ as_user() {
 	fi
 }
 
-echo "1..19"
+echo "1..25"
 expect "unknown option" 125 'shim: unknown option "--frob" (see shim --help)' run --frob --rootfs / true
 expect "missing --rootfs" 125 'shim: run: --rootfs DIR is required' run true
 expect "bad --net" 125 'shim: --net: unknown value "bridge" (valid: none, host)' run --net bridge --rootfs / true
@@ -51,6 +51,20 @@ expect "errno:ENAME accepts any errno name (EHWPOISON, ENOTSUP)" 125 \
 printf 'mkdir errno:EFROB\n' > "$tmp/profile"
 expect "errno:ENAME rejects an unknown name" 125 \
 	"shim: seccomp profile $tmp/profile:1: unknown action \"errno:EFROB\"" run --seccomp "$tmp/profile" --rootfs / true
+
+# shim bpf-needs: bad input is named, exit 125, nothing on stdout.
+printf 'not an object\n' > "$tmp/text.o"
+head -c 40 "$(type -P true)" > "$tmp/short.o"
+expect "bpf-needs: not an ELF file" 125 "shim bpf-needs: $tmp/text.o: not an ELF file" bpf-needs "$tmp/text.o"
+expect "bpf-needs: an x86-64 program is not BPF" 125 \
+	"shim bpf-needs: $(type -P true): not a BPF object: ELF machine 62 (BPF is 247)" bpf-needs "$(type -P true)"
+expect "bpf-needs: a truncated file" 125 "shim bpf-needs: $tmp/short.o: truncated: 40 bytes" bpf-needs "$tmp/short.o"
+expect "bpf-needs: a missing file" 125 "shim bpf-needs: /nonexistent.o: No such file or directory" bpf-needs /nonexistent.o
+expect "bpf-needs: an unknown format" 125 \
+	"shim bpf-needs: --format docker: unknown (valid: shim, oci, policy, systemd, incus, lxd)" bpf-needs --format docker "$tmp/text.o"
+out=$("$shim" bpf-needs --help)
+[[ $out == "Usage: shim bpf-needs [--format FORMAT] [--verbose] OBJ..."* ]]
+report $? "bpf-needs --help prints its usage"
 
 out=$("$shim" --help)
 [[ $out == "Usage: shim run [OPTIONS] --rootfs DIR [--] CMD [ARGS...]"* ]]

@@ -7,7 +7,8 @@
  * them fails) and the object's BTF (libbpf leaves it out when the kernel
  * refuses it).
  *
- * usage: shim_objload [--drop-cap N]... OBJ
+ * usage: shim_objload [--debug] [--drop-cap N]... OBJ
+ *   --debug       libbpf's debug messages too (stderr)
  *   --drop-cap N  drop capability N from every set first (repeatable)
  * output, one line:
  *   loaded: P programs, M maps, BTF loaded|no BTF
@@ -56,6 +57,12 @@ static int warnings(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
+static int everything(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	return vfprintf(stderr, fmt, ap);
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long long drop = 0;
@@ -66,17 +73,23 @@ int main(int argc, char **argv)
 	char lost[512] = "";
 	int i, err, progs = 0, maps = 0;
 
-	for (i = 1; i + 1 < argc && strcmp(argv[i], "--drop-cap") == 0; i += 2)
-		drop |= 1ULL << atoi(argv[i + 1]);
+	libbpf_set_print(warnings);
+	for (i = 1; i < argc - 1; i++) {
+		if (strcmp(argv[i], "--debug") == 0)
+			libbpf_set_print(everything);
+		else if (strcmp(argv[i], "--drop-cap") == 0)
+			drop |= 1ULL << atoi(argv[++i]);
+		else
+			break;
+	}
 	if (i != argc - 1) {
-		fprintf(stderr, "usage: shim_objload [--drop-cap N]... OBJ\n");
+		fprintf(stderr, "usage: shim_objload [--debug] [--drop-cap N]... OBJ\n");
 		return 1;
 	}
 	if (drop && drop_caps(drop) < 0) {
 		printf("error: dropping capabilities 0x%llx: %s\n", drop, strerror(errno));
 		return 1;
 	}
-	libbpf_set_print(warnings);
 	obj = bpf_object__open_file(argv[i], NULL);
 	err = (int)libbpf_get_error(obj);
 	if (err) {

@@ -20,7 +20,7 @@ else
 MATRIX_KERNELS := $(KERNELS)
 endif
 
-.PHONY: scenario-filter help deps kernel-tree kernel kernel-debug prebuilt upstream-selftests bpf-tools userspace rootfs unit-tests check demo series-check install uninstall clean
+.PHONY: scenario-filter help deps kernel-tree kernel kernel-debug prebuilt upstream-selftests bpf-tools deb userspace rootfs unit-tests check demo series-check install uninstall install-shim uninstall-shim install-bpf-tools uninstall-bpf-tools clean
 
 help:
 	@echo "make demo        boot the patched guest and show delegated BPF in a container"
@@ -32,12 +32,16 @@ help:
 	@echo "                 (patched-debug, patched-debug-fred)"
 	@echo "  GUEST_RERUN=1  boot guests whose inputs are unchanged since a clean run"
 	@echo "  GUEST_ACCEL=kvm|tcg  skip the KVM probe"
-	@echo "steps: deps kernel-tree kernel kernel-debug prebuilt upstream-selftests bpf-tools userspace rootfs unit-tests"
+	@echo "steps: deps kernel-tree kernel kernel-debug prebuilt upstream-selftests bpf-tools deb userspace rootfs unit-tests"
+	@echo "make deb         the Debian packages shim and bpf-token-tools, lintian-checked, in build/deb"
 	@echo "make bench       benchmarks in one guest boot: build/results/bench/KERNEL/results.md"
 	@echo "  KERNEL=...     the kernel to measure (default patched); BENCH_QUICK=1 a smoke run"
 	@echo "make series-check  checkpatch every patch (no kernel build); BISECT=1 also builds after each"
-	@echo "make install     the series' libbpf.so.1 and bpftool under /opt/bpf-token (BPF_TOOLS_PREFIX=, DESTDIR=)"
-	@echo "make uninstall   remove them again"
+	@echo "make install     install-shim and install-bpf-tools:"
+	@echo "  install-shim       the shim, man pages, completion, OCI hook files (PREFIX=/usr/local, DESTDIR=)"
+	@echo "  install-bpf-tools  the series' libbpf.so.1 and bpftool under /opt/bpf-token"
+	@echo "                     (BPF_TOOLS_PREFIX=, DESTDIR=); patches a kernel tree first if there is none"
+	@echo "make uninstall   uninstall-shim and uninstall-bpf-tools: remove what install wrote"
 	@echo "make clean       remove build/ (keeps the ccache)"
 
 deps:
@@ -67,16 +71,18 @@ upstream-selftests: deps prebuilt
 bpf-tools: kernel-tree
 	@BPF_TOOLS_PREFIX=/opt/bpf-token scripts/build-bpf-tools.sh
 
+# The Debian packages, shim and bpf-token-tools, into build/deb: the
+# guests install them (rootfs), as a Debian 12 user would.
+deb: deps bpf-tools
+	@scripts/deb.sh
+
 userspace: kernel upstream-selftests bpf-tools
-	@if [ -f runtime-shim/Makefile ]; then \
-		$(MAKE) -s -C runtime-shim O=$(BUILD)/shim KHDR=$(BUILD)/kernel-headers/include \
-			LIBBPF=$(BUILD)/libbpf; fi
 	@$(MAKE) -s -C bench O=$(BUILD)/bench KHDR=$(BUILD)/kernel-headers/include LIBBPF=$(BUILD)/libbpf
 	@$(MAKE) -s -C scenarios O=$(BUILD)/scenarios KHDR=$(BUILD)/kernel-headers/include \
 		LIBBPF=$(BUILD)/libbpf VMLINUX=$(BUILD)/linux/out-default/vmlinux \
 		BPF_TOOLS=$(BUILD)/bpf-tools/stage/opt/bpf-token
 
-rootfs: deps userspace
+rootfs: deps userspace deb
 	@scripts/rootfs-base.sh
 	@scripts/rootfs-pack.sh
 
@@ -107,18 +113,35 @@ demo: kernel prebuilt rootfs
 series-check: kernel-tree
 	@scripts/series-check.sh $(if $(BISECT),--build)
 
-# Under a prefix of its own, so that Debian's libbpf1 and bpftool stay
-# what every other program gets (README.md, "Tokens from Debian 12").
-# The shim's own install (runtime-shim/Makefile), when it has one.
-install: kernel-tree
-	@scripts/build-bpf-tools.sh install
-	@if grep -q '^install:' runtime-shim/Makefile 2>/dev/null; then \
-		$(MAKE) -s -C runtime-shim O=$(BUILD)/shim install; fi
+# Two installs, each of one thing, each printing every path it writes:
+#   install-shim       the shim, its man pages, bash completion and the OCI
+#                      hook's files (runtime-shim/Makefile; PREFIX=/usr/local);
+#                      needs no kernel tree
+#   install-bpf-tools  the series' libbpf.so.1 and bpftool under a prefix of
+#                      their own (/opt/bpf-token, BPF_TOOLS_PREFIX=), so that
+#                      Debian's libbpf1 and bpftool stay what every other
+#                      program gets (README.md, "Tokens from Debian 12"); they
+#                      are built from the patched kernel tree, which this
+#                      unpacks and patches first when it is not there
+# make install runs both; make deb packages both.  uninstall-* remove what
+# install-* wrote, and the folders they made once empty.
+install: install-shim install-bpf-tools
+uninstall: uninstall-shim uninstall-bpf-tools
 
-uninstall:
+install-shim:
+	@$(MAKE) -s -C runtime-shim O=$(BUILD)/shim-install install
+
+uninstall-shim:
+	@$(MAKE) -s -C runtime-shim O=$(BUILD)/shim-install uninstall
+
+install-bpf-tools:
+	@[ -d $(BUILD)/linux/tools/lib/bpf ] || \
+		echo "install-bpf-tools: libbpf and bpftool come from the patched kernel tree: unpacking and patching it first"
+	@$(MAKE) -s kernel-tree
+	@scripts/build-bpf-tools.sh install
+
+uninstall-bpf-tools:
 	@scripts/build-bpf-tools.sh uninstall
-	@if grep -q '^uninstall:' runtime-shim/Makefile 2>/dev/null; then \
-		$(MAKE) -s -C runtime-shim O=$(BUILD)/shim uninstall; fi
 
 clean:
 	rm -rf $(BUILD)

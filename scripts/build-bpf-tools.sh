@@ -101,9 +101,12 @@ build() {
 }
 
 install_tree() {
+	local f
 	mkdir -p "$destdir$prefix"
 	cp -a "$stage$prefix/." "$destdir$prefix/"
-	say "installed under $destdir$prefix: sbin/bpftool, lib64/libbpf.so.1, include/bpf, lib64/pkgconfig/libbpf.pc"
+	(cd "$stage$prefix" && find . ! -type d | LC_ALL=C sort) | while read -r f; do
+		echo "installed $destdir$prefix/${f#./}"
+	done
 }
 
 uninstall_tree() {

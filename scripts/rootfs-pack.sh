@@ -13,7 +13,7 @@ staging=$(mktemp -d "$out_dir/extra.XXXXXX")
 trap 'rm -rf "$staging" "$staging.cpio.gz" "$staging.initrd"' EXIT
 
 cp -a "$repo_root/guest-rootfs/overlay/." "$staging/"
-mkdir -p "$staging/opt/scenarios" "$staging/usr/local/bin"
+mkdir -p "$staging/opt/scenarios"
 for dir in "$repo_root"/scenarios/*/; do
 	group=$(basename "$dir")
 	case $group in helpers | bpf) continue ;; esac
@@ -26,13 +26,14 @@ done
 mkdir -p "$staging/opt/bench"
 cp -a "$repo_root/bench/guest/." "$staging/opt/bench/"
 [ -d "$build_dir/bench/bin" ] && cp -a "$build_dir/bench/bin" "$staging/opt/bench/bin"
-if [ -f "$repo_root/runtime-shim/Makefile" ]; then
-	[ -x "$build_dir/shim/shim" ] || die "build/shim/shim missing: run 'make userspace'"
-	cp "$build_dir/shim/shim" "$staging/usr/local/bin/shim"
-	# The OCI hook's JSON, example policy and seccomp profile, as
-	# `make install` puts them (scenarios/oci).
-	make -s -C "$repo_root/runtime-shim" install-hook DESTDIR="$staging"
-fi
+# The Debian packages (scripts/deb.sh): the guest's /init installs them
+# with dpkg -i before anything runs, so the scenarios use the shim, its
+# hook files and the token tools as a Debian 12 user gets them.
+mkdir -p "$staging/opt/debs"
+for name in shim bpf-token-tools; do
+	ls "$build_dir/deb/${name}"_*.deb >/dev/null 2>&1 || die "build/deb/${name}_*.deb missing: run 'make deb'"
+	cp "$build_dir/deb/${name}"_*.deb "$staging/opt/debs/"
+done
 # The prebuilt kernels' loop modules (scripts/fetch-prebuilt-kernel.sh),
 # under /lib/modules/VERSION, where the guest's /init loads them; /lib is
 # a link to usr/lib in the merged-/usr guest.
@@ -41,10 +42,6 @@ for modules in "$build_dir"/images/*.modules; do
 	mkdir -p "$staging/usr/lib"
 	cp -a "$modules/lib/." "$staging/usr/lib/"
 done
-# What `make install` puts under /opt/bpf-token (scripts/build-bpf-tools.sh),
-# beside Debian's own bpftool and libbpf1: shim/45-installed-tools.
-[ -d "$build_dir/bpf-tools/stage/opt/bpf-token" ] || die "build/bpf-tools/stage missing: run 'make bpf-tools'"
-cp -a "$build_dir/bpf-tools/stage/." "$staging/"
 
 # Same inputs, same bytes: a guest run can then be recognised as
 # unchanged by the initramfs' hash (scripts/boot-guest.sh).

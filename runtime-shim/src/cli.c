@@ -10,10 +10,10 @@ void shim_usage(FILE *out)
 {
 	fputs(
 "Usage: shim run [OPTIONS] --rootfs DIR [--] CMD [ARGS...]\n"
-"       shim hook bpffs [--policy FILE]   (an OCI createRuntime hook)\n"
-"       shim seccomp-profile [--bpf]      (the default seccomp filter, OCI JSON)\n"
-"       shim bpf-needs [--format F] OBJ... (the delegation BPF objects need)\n"
-"       shim --help | --version\n"
+"  or:  shim hook bpffs [--policy FILE]    (an OCI createRuntime hook)\n"
+"  or:  shim seccomp-profile [--bpf]       (the default seccomp filter, OCI JSON)\n"
+"  or:  shim bpf-needs [--format F] OBJ... (the delegation BPF objects need)\n"
+"  or:  shim --help | --version\n"
 "\n"
 "Run CMD in a new container: new user, mount, PID, UTS, IPC and cgroup\n"
 "namespaces (and a new network namespace unless --net=host), with DIR as its\n"

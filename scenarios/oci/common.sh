@@ -4,7 +4,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/../shim/common.sh"
 
 OCI_PREFIX=invalid.shim.bpffs.
-OCI_SHIM=${OCI_SHIM:-/usr/local/bin/shim}
+OCI_SHIM=${OCI_SHIM:-/usr/bin/shim}
 OCI_ALL="\"${OCI_PREFIX}delegate_cmds\": \"map_create:prog_load:btf_load\",
 	\"${OCI_PREFIX}delegate_maps\": \"array\",
 	\"${OCI_PREFIX}delegate_progs\": \"socket_filter\",

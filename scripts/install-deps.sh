@@ -9,7 +9,7 @@ packages=(
 	clang llvm flex bison bc libelf-dev libssl-dev dwarves cpio ccache
 	libcmocka-dev libjson-c-dev build-essential xz-utils zstd rsync git libcap-dev pkg-config
 	zlib1g-dev python3 valgrind util-linux bpftool gnuplot-nox
-	debhelper dpkg-dev fakeroot help2man lintian
+	debhelper dpkg-dev fakeroot help2man lintian man-db bash-completion
 )
 
 missing=()

@@ -30,9 +30,9 @@ for t in "$repo_root"/tests/*.t; do
 	count "$out/$(basename "$t").log" $rc
 done
 if [ -f "$repo_root/runtime-shim/Makefile" ]; then
-	# An output folder of its own: the guests' shim (build/shim) is built
-	# with the series' headers and libbpf, this one with the system's, and
-	# make would not rebuild objects for other flags.
+	# An output folder of its own, with the system's headers and libbpf:
+	# make would not rebuild objects another build made with other flags
+	# (the guests' shim is the Debian package's, scripts/deb.sh).
 	rc=0; make -s -C "$repo_root/runtime-shim" test O="$build_dir/shim-host" KHDR= > "$out/shim.log" 2>&1 || rc=$?
 	count "$out/shim.log" $rc
 fi

@@ -9,6 +9,7 @@
 #   bench runs and its numbers are well-formed, and writes "passed failed"
 #   to build/results/bench/summary for run-matrix.sh.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 check=

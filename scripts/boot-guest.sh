@@ -8,6 +8,7 @@
 # under TCG and runs the scenarios after the last one it reported.
 # Usage: boot-guest.sh KERNEL [check|demo|bench] [SCENARIO...]
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 kernel=${1:?usage: boot-guest.sh KERNEL [check|demo|bench] [SCENARIO...]}

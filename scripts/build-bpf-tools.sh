@@ -23,6 +23,7 @@
 #   install    build, then copy the staged tree to DESTDIR (default /)
 #   uninstall  remove from DESTDIR what install puts there
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 prefix=${BPF_TOOLS_PREFIX:-/opt/bpf-token}

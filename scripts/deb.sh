@@ -8,6 +8,7 @@
 # the step.
 # Usage: deb.sh
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 out=$build_dir/deb

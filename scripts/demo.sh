@@ -2,6 +2,7 @@
 # The demo: boot the patched guest and run scenarios/demo/run in it, then
 # the same on the stock kernel, which must refuse.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 for kernel in patched stock; do

@@ -3,6 +3,7 @@
 # unpack its bzImage into build/images.
 # Usage: fetch-prebuilt-kernel.sh reference|stock
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 name=${1:?usage: fetch-prebuilt-kernel.sh reference|stock}

@@ -11,6 +11,7 @@
 # it has run a boot sector and booted IMAGE itself as far as mounting
 # its root.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 image=${1:?usage: guest-accel.sh IMAGE | --kvm-failed}

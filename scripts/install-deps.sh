@@ -2,6 +2,7 @@
 # Install the host packages the pipeline needs. Quiet and quick when they
 # are all there; runs apt-get update only when something is missing.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 packages=(
@@ -9,7 +10,7 @@ packages=(
 	clang llvm flex bison bc libelf-dev libssl-dev dwarves cpio ccache
 	libcmocka-dev libjson-c-dev build-essential xz-utils zstd rsync git libcap-dev pkg-config
 	zlib1g-dev python3 valgrind util-linux bpftool gnuplot-nox
-	debhelper dpkg-dev fakeroot help2man lintian man-db bash-completion
+	debhelper dpkg-dev fakeroot help2man lintian man-db bash-completion shellcheck
 )
 
 missing=()

@@ -3,6 +3,7 @@
 # build the tree's libbpf as a static library for guest userspace.
 # Usage: kernel-build.sh [default|debug]
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 variant=${1:-default}

@@ -4,6 +4,7 @@
 # for really is in the result (merge_config.sh drops unmet ones silently).
 # Usage: kernel-config.sh OUTDIR [extra fragment...]
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 tree=${KERNEL_TREE:-$build_dir/linux}
@@ -24,7 +25,7 @@ verify() {
 			CONFIG_*=*)
 				sym=${line%%=*}; val=${line#*=}
 				grep -qxF "$sym=$val" "$config" ||
-					missing+=("$sym=$val (have: $(grep -E "^(# )?$sym[= ]" "$config" || echo unset)) [$(basename "$frag")]")
+					missing+=("$sym=$val (have: $(grep -E "^(# )?${sym}[= ]" "$config" || echo unset)) [$(basename "$frag")]")
 				;;
 			"# CONFIG_"*" is not set")
 				sym=${line#\# }; sym=${sym%% *}

@@ -4,6 +4,7 @@
 # The tree is unpacked once; a changed series only rewrites the files the
 # patches touch, so make rebuilds just those.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 tarball=/usr/src/linux-source-6.1.tar.xz
@@ -62,6 +63,7 @@ apply_series() {
 main() {
 	[ -d "$tree/.git" ] || run_logged kernel-unpack unpack
 	local want have=""
+	# shellcheck disable=SC2046 # one patch file a word
 	want=$(cd "$series_dir" && hash_inputs series $(series_patches))
 	[ -f "$tree/.series-applied" ] && have=$(cat "$tree/.series-applied")
 	if [ "$want" = "$have" ]; then

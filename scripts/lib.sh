@@ -6,6 +6,7 @@ build_dir=${BUILD_DIR:-$repo_root/build}
 log_dir=$build_dir/logs
 # Guest results; with a RESULTS_DIR of its own, a second matrix keeps its
 # results apart (it still waits for the first: run-matrix.sh).
+# shellcheck disable=SC2034
 results_dir=${RESULTS_DIR:-$build_dir/results}
 mkdir -p "$log_dir"
 

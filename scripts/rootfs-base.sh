@@ -3,6 +3,7 @@
 # minbase, plus guest-rootfs/packages) and pack it as a gzip cpio archive.
 # Cached by a hash of its inputs: build/rootfs/base-<hash>.cpio.gz.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 out_dir=$build_dir/rootfs
@@ -23,7 +24,7 @@ bootstrap() {
 	# Nothing in the guest reads documentation or translations.
 	rm -rf "$staging"/usr/share/{doc,man,info,locale} "$staging"/var/cache/apt/* "$staging"/var/lib/apt/lists/*
 	# The kernel opens /dev/console before /init can mount devtmpfs.
-	rm -rf "$staging/dev"; mkdir -p "$staging/dev"
+	rm -rf "${staging:?}/dev"; mkdir -p "$staging/dev"
 	mknod -m 600 "$staging/dev/console" c 5 1
 	mknod -m 666 "$staging/dev/null" c 1 3
 	(cd "$staging" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc --quiet | gzip -1) > "$archive.tmp" || return

@@ -3,6 +3,7 @@
 # archive with the overlay, the shim and the scenarios (the kernel unpacks
 # concatenated cpio archives in order, later files win).
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 out_dir=$build_dir/rootfs

@@ -9,9 +9,11 @@
 # tests included).
 # Usage: run-matrix.sh [SCENARIO...]   (KERNELS="patched patched-fred reference stock")
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 "$repo_root/scripts/scenario-filter.sh" "$@"
+# shellcheck disable=SC2206 # KERNELS: names split at spaces
 kernels=(${KERNELS:-patched patched-fred reference stock})
 results=$results_dir
 passed=0 failed=0 skipped=0

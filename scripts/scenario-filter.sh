@@ -5,6 +5,7 @@
 # otherwise select nothing in the guest, silently, after a long run.
 # Usage: scenario-filter.sh [GROUP | GROUP/NAME]...
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 scenarios=$repo_root/scenarios

@@ -4,6 +4,7 @@
 # patch in turn (bisectability), in a worktree of its own.
 # Usage: series-check.sh [--build]
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 tree=$build_dir/linux

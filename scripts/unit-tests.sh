@@ -2,6 +2,7 @@
 # Host-side tests (no QEMU): the pipeline's own tests in tests/ and the
 # shim's unit tests. Writes "passed failed" to build/results/unit/summary.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 out=$results_dir/unit

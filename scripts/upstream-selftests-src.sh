@@ -12,6 +12,7 @@
 # what a kernel lacks then shows as a failed load on that kernel, not as a
 # build failure everywhere.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 tarball=/usr/src/linux-source-6.12.tar.xz
@@ -53,7 +54,7 @@ unpack() {
 		tools/include/linux/filter.h
 	progs=$(sed -n 's/^#include "\(.*\)\.skel\.h"$/\1/p' "$out/tmp/$selftests/prog_tests/token.c")
 	[ -n "$progs" ] || die "token.c includes no skeleton: not the expected file"
-	# shellcheck disable=SC2086 # one name a word
+	# shellcheck disable=SC2086,SC2046 # one name a word
 	untar $(printf "$selftests/progs/%s.c " $progs)
 	mv "$out/tmp" "$out/src"
 	extract_vmlinux "$out/vmlinux"

@@ -106,16 +106,16 @@ else
 fi
 # Reuse: the stand-in would hang now, so only a reused result passes.
 launch ok 0 'fake: guest finished' "a clean run"
-RERUN= launch hang 0 'fake: inputs unchanged since the clean run' "an unchanged clean run is reused"
+RERUN='' launch hang 0 'fake: inputs unchanged since the clean run' "an unchanged clean run is reused"
 launch hang 1 'error: fake: guest hung' "GUEST_RERUN=1 boots again"
-RERUN= launch hang 1 'error: fake: guest hung' "a failed run is never reused"
+RERUN='' launch hang 1 'error: fake: guest hung' "a failed run is never reused"
 # Kernel names that are an image plus command-line arguments (lib.sh).
 booted patched patched '^console=ttyS0 ' 'fred=|no5lvl' "patched boots patched.bzImage without fred="
 booted patched-fred patched ' fred=on ' 'timeout_scale' "patched-fred boots patched.bzImage with fred=on"
 booted patched-debug-fred patched-debug ' fred=on .*guest\.timeout_scale=8 no5lvl' '^$' \
 	"patched-debug-fred boots patched-debug.bzImage with fred=on, the debug time limits and 4-level paging"
-KERNEL=patched-fred RERUN= launch hang 0 'patched-fred: inputs unchanged since the clean run' \
+KERNEL=patched-fred RERUN='' launch hang 0 'patched-fred: inputs unchanged since the clean run' \
 	"patched-fred's clean run is reused"
-KERNEL=patched-fred RERUN= GUEST_APPEND=quiet launch hang 1 'error: patched-fred: guest hung' \
+KERNEL=patched-fred RERUN='' GUEST_APPEND=quiet launch hang 1 'error: patched-fred: guest hung' \
 	"a changed command line boots again"
 exit $failed

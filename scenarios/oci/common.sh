@@ -1,10 +1,13 @@
 # Shared by the OCI scenarios (sourced; not a scenario itself): OCI
 # bundles for runc and crun whose createRuntime hook is `shim hook bpffs`,
 # on top of the shim scenarios' TAP helpers and cheap busybox rootfs.
+# shellcheck shell=bash
+# shellcheck source=scenarios/shim/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../shim/common.sh"
 
 OCI_PREFIX=invalid.shim.bpffs.
 OCI_SHIM=${OCI_SHIM:-/usr/bin/shim}
+# shellcheck disable=SC2034 # used by the scenarios
 OCI_ALL="\"${OCI_PREFIX}delegate_cmds\": \"map_create:prog_load:btf_load\",
 	\"${OCI_PREFIX}delegate_maps\": \"array\",
 	\"${OCI_PREFIX}delegate_progs\": \"socket_filter\",
@@ -106,6 +109,7 @@ oci_cleanup() {
 	rm -rf "$OCI_DIR"
 }
 
+# shellcheck disable=SC2034 # used by the scenarios
 OCI_COUNT=(/opt/bin/shim_bpfcount -q /opt/bpf/shim_count.bpf.o 10)
 
 # oci_run RUNTIME ID ANNOTATIONS USERNS CMD...: write the bundle, run it

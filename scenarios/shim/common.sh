@@ -1,6 +1,7 @@
 # Shared by the shim scenarios (sourced; not a scenario itself).
 # TAP helpers and a cheap container rootfs: busybox-static plus the
 # scenario helpers the container needs, with their shared libraries.
+# shellcheck shell=bash
 
 shim_n=0
 shim_failed=0

@@ -368,6 +368,9 @@ static void scan_text_section(struct shim_needs *n, const void *data, const char
 		return;
 	memcpy(&strtab, (const char *)data + eh.e_shoff + eh.e_shstrndx * sizeof(strtab),
 	       sizeof(strtab));
+	/* Only a section with bytes in the file was checked to lie inside it. */
+	if (strtab.sh_type == SHT_NOBITS)
+		return;
 	for (unsigned int i = 0; i < eh.e_shnum; i++) {
 		Elf64_Shdr sh;
 		const char *name;

@@ -240,6 +240,23 @@ static bool attach_type_is_probed(const char *section)
 
 /* ---- collecting --------------------------------------------------------- */
 
+static void unknown(struct shim_needs *n, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void unknown(struct shim_needs *n, const char *fmt, ...)
+{
+	size_t len = strlen(n->unknown);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(n->unknown + len, sizeof(n->unknown) - len, fmt, ap);
+	va_end(ap);
+	len = strlen(n->unknown);
+	if (len + 1 < sizeof(n->unknown))
+		strcat(n->unknown, "\n");
+	n->incomplete = true;
+}
+
 static void need(struct shim_needs *n, int kind, uint32_t value, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
@@ -248,12 +265,8 @@ static void need(struct shim_needs *n, int kind, uint32_t value, const char *fmt
 	va_list ap;
 
 	if (value >= 64) {
-		size_t len = strlen(n->unknown);
-
-		snprintf(n->unknown + len, sizeof(n->unknown) - len,
-			 "%s %u is beyond the 64 bits of %s\n", shim_deleg_what(kind),
-			 value, shim_deleg_option(kind));
-		n->incomplete = true;
+		unknown(n, "%s %u is beyond the 64 bits of %s", shim_deleg_what(kind),
+			value, shim_deleg_option(kind));
 		return;
 	}
 	if (n->mask[kind] & (1ULL << value))
@@ -277,23 +290,6 @@ static void need_cap(struct shim_needs *n, int cap, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(n->cap_why[cap], SHIM_NEEDS_WHY_LEN, fmt, ap);
 	va_end(ap);
-}
-
-static void unknown(struct shim_needs *n, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void unknown(struct shim_needs *n, const char *fmt, ...)
-{
-	size_t len = strlen(n->unknown);
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(n->unknown + len, sizeof(n->unknown) - len, fmt, ap);
-	va_end(ap);
-	len = strlen(n->unknown);
-	if (len + 1 < sizeof(n->unknown))
-		strcat(n->unknown, "\n");
-	n->incomplete = true;
 }
 
 static const char *base(const char *path)
@@ -413,7 +409,7 @@ static void add_global_data_probe(struct shim_needs *n, const char *obj, const c
 	     obj, map);
 }
 
-static int add_programs(struct shim_needs *n, struct bpf_object *o, const char *obj)
+static void add_programs(struct shim_needs *n, struct bpf_object *o, const char *obj)
 {
 	struct bpf_program *prog;
 
@@ -449,10 +445,9 @@ static int add_programs(struct shim_needs *n, struct bpf_object *o, const char *
 			need_cap(n, SHIM_CAP_PERFMON, "%s: its program type takes CAP_PERFMON", who);
 		scan_helpers(n, bpf_program__insns(prog), bpf_program__insn_cnt(prog), who);
 	}
-	return 0;
 }
 
-static int add_maps(struct shim_needs *n, struct bpf_object *o, const char *obj)
+static void add_maps(struct shim_needs *n, struct bpf_object *o, const char *obj)
 {
 	struct bpf_map *map;
 
@@ -469,7 +464,6 @@ static int add_maps(struct shim_needs *n, struct bpf_object *o, const char *obj)
 		if (inner)
 			add_map(n, inner, obj, ", its inner map");
 	}
-	return 0;
 }
 
 static int libbpf_warnings(enum libbpf_print_level level, const char *fmt, va_list ap)

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # The demo: boot the patched guest and run scenarios/demo/run in it, then
-# the same on the stock kernel, which must refuse.
+# the same on the stock kernel, which must refuse. Its guests write to
+# build/results/demo/KERNEL: boot-guest.sh empties a kernel's results
+# folder first, and make check's own (build/results/KERNEL) must survive
+# a demo, or the next check boots those kernels again.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
+export RESULTS_DIR=$build_dir/results/demo
 
 for kernel in patched stock; do
 	echo

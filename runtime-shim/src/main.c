@@ -48,7 +48,7 @@ struct shim_run {
 	int pidfd;
 	pid_t pid;
 	bool watch_threads;
-	int cn_fd;		/* --watch-threads: the process-events connector */
+	struct shim_watch watch;	/* --watch-threads: BPF or the connector */
 };
 
 static void run_release(struct shim_run *r)
@@ -63,7 +63,7 @@ static void run_release(struct shim_run *r)
 	shim_closep(&r->sock[1]);
 	shim_closep(&r->tty_master);
 	shim_closep(&r->pidfd);
-	shim_closep(&r->cn_fd);
+	shim_watch_release(&r->watch);
 }
 
 static void verbose(const struct shim_run *r, const char *fmt, ...)
@@ -148,8 +148,7 @@ static int prepare(struct shim_run *r, struct shim_err *err)
 				shim_err_print(&warn);
 		} else {
 			/* Before the container exists, so its first fork is seen. */
-			r->cn_fd = shim_threads_subscribe(err);
-			if (r->cn_fd < 0)
+			if (shim_threads_subscribe(&r->watch, r->events_fd, err))
 				return -1;
 		}
 	}
@@ -386,7 +385,7 @@ static int run(struct shim_config *cfg)
 {
 	struct shim_run r = {
 		.cfg = cfg, .sigfd = -1, .events_fd = -1, .sock = { -1, -1 },
-		.tty_master = -1, .pidfd = -1, .cn_fd = -1,
+		.tty_master = -1, .pidfd = -1, .watch = SHIM_WATCH_INIT,
 	};
 	struct shim_supervisor sup;
 	struct shim_err err = { 0 };
@@ -453,7 +452,7 @@ static int run(struct shim_config *cfg)
 
 	sup = (struct shim_supervisor){
 		.pid = r.pid, .pidfd = r.pidfd, .sigfd = r.sigfd,
-		.events_fd = r.events_fd, .watch_threads = r.watch_threads, .cn_fd = r.cn_fd,
+		.events_fd = r.events_fd, .watch_threads = r.watch_threads, .watch = &r.watch,
 		.verbose = cfg->verbose, .tty_master = r.tty_master,
 	};
 	if (shim_supervise(&sup, &status, &err)) {

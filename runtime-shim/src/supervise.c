@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The supervisor: one epoll loop over the init's pidfd, a signalfd and,
- * with --watch-threads, the process-events connector and a PIDFD_THREAD
- * pidfd per container thread.
+ * with --watch-threads, the BPF ring buffer of the container's task exits
+ * (or, as a fallback, the process-events connector and a PIDFD_THREAD
+ * pidfd per container thread).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -69,6 +70,8 @@ static bool dispatch(const struct shim_supervisor *s, struct shim_threads *t,
 			shim_threads_exited(t, (pid_t)(evs[i].data.u64 & 0xffffffffu));
 		else if (tag == SHIM_EPOLL_TAG_CONNECTOR && t)
 			shim_threads_connector(t);
+		else if (tag == SHIM_EPOLL_TAG_TASKWATCH && t)
+			shim_threads_taskwatch(t);
 	}
 	if (t)
 		shim_threads_flush(t);
@@ -95,7 +98,7 @@ int shim_supervise(const struct shim_supervisor *s, int *status,
 		return -1;
 
 	if (s->watch_threads) {
-		if (shim_threads_init(&threads, epfd, s->events_fd, s->cn_fd, s->pid, err)) {
+		if (shim_threads_init(&threads, epfd, s->events_fd, s->watch, s->pid, err)) {
 			shim_threads_free(&threads);
 			return -1;
 		}

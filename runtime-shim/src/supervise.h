@@ -5,6 +5,7 @@
 #include <signal.h>
 
 #include "shim.h"
+#include "threads.h"
 
 /* epoll data tags (high 32 bits). */
 #define SHIM_EPOLL_TAG_INIT 1ULL
@@ -16,7 +17,7 @@ struct shim_supervisor {
 	int sigfd;
 	int events_fd;		/* -1: no --events */
 	bool watch_threads;
-	int cn_fd;		/* --watch-threads: the process-events connector */
+	struct shim_watch *watch;	/* --watch-threads: shim_threads_subscribe()'s */
 	bool verbose;
 	int tty_master;		/* --tty: the container's pty master, else -1 */
 };

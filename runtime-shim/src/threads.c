@@ -1,6 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Thread supervision.  The kernel's process-events connector (netlink
+ * Thread supervision.  Where it loads (root, a kernel with BTF), a BPF
+ * program on the scheduler's fork, exit and exec tracepoints follows the
+ * tasks that descend from the container's init and hands each one's exit
+ * to the shim in a ring buffer (taskwatch.bpf.c): the shim is woken for
+ * the container's exits only, whatever the rest of the host does, and no
+ * pidfd per task is needed, since the exit event comes from the kernel's
+ * exit path itself.  The rest of this comment is the fallback.
+ *
+ * The kernel's process-events connector (netlink
  * NETLINK_CONNECTOR, group CN_IDX_PROC) reports every fork and exit on
  * the host as it happens; the shim subscribes before the container
  * exists and follows the tasks that descend from the container's init:
@@ -35,6 +43,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <bpf/libbpf.h>
 
 #include "events.h"
 #include "kernel.h"
@@ -113,7 +122,7 @@ static void note(struct shim_threads *t, const char *event, const char *detail)
 
 /* ---- the connector ------------------------------------------------- */
 
-int shim_threads_subscribe(struct shim_err *err)
+int shim_threads_connector_subscribe(struct shim_err *err)
 {
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = CN_IDX_PROC };
 	/* nlmsghdr, cn_msg, then the operation: 40 bytes, 4-aligned. */
@@ -149,6 +158,71 @@ int shim_threads_subscribe(struct shim_err *err)
 	if (sendto(fd, buf, sizeof(buf), 0, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		return shim_fail(err, errno, "--watch-threads: PROC_CN_MCAST_LISTEN");
 	return shim_steal_fd(&fd);
+}
+
+/*
+ * The BPF program and the connector report the host's IDs: the shim must
+ * see them as they are, in the initial PID namespace (one NSpid entry).
+ */
+static int in_initial_pid_ns(struct shim_err *why)
+{
+	char line[256];
+	int r = -1;
+	FILE *f = fopen("/proc/self/status", "re");
+
+	if (!f)
+		return shim_fail(why, errno, "/proc/self/status");
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "NSpid:", 6) == 0) {
+			r = strchr(line + 7, '\t') || strchr(line + 7, ' ') ? 0 : 1;
+			break;
+		}
+	fclose(f);
+	if (r < 0)
+		return shim_fail(why, ENOENT, "/proc/self/status: no NSpid line");
+	if (r == 0)
+		shim_fail(why, 0, "the shim is not in the initial PID namespace");
+	return r;
+}
+
+int shim_threads_subscribe(struct shim_watch *w, int events_fd, struct shim_err *err)
+{
+	struct shim_err why = { 0 }, ev = { 0 };
+	char detail[sizeof(why.msg) + 128];
+	/* Tests and the bench compare the two: SHIM_WATCH_MECHANISM=connector. */
+	const char *want = secure_getenv("SHIM_WATCH_MECHANISM");
+	int r;
+
+	*w = (struct shim_watch)SHIM_WATCH_INIT;
+	if (want && strcmp(want, "connector") == 0)
+		shim_fail(&why, 0, "SHIM_WATCH_MECHANISM=connector");
+	else if (in_initial_pid_ns(&why) == 1 && shim_taskwatch_load(&w->tw, &why) == 0)
+		w->bpf = true;
+	if (w->bpf) {
+		snprintf(detail, sizeof(detail), "bpf: every fork and exit of the container from "
+			 "the sched_process_fork/exit tracepoints, through a ring buffer");
+	} else {
+		shim_taskwatch_free(&w->tw);
+		w->cn_fd = shim_threads_connector_subscribe(err);
+		if (w->cn_fd < 0) {
+			shim_fail_note(err, "the BPF program was not loaded either: %s", why.msg);
+			return -1;
+		}
+		snprintf(detail, sizeof(detail), "connector: the process-events connector, as the "
+			 "BPF program was not loaded (%s)", why.msg);
+	}
+	r = shim_event_note(events_fd, "thread-watch", detail, &ev);
+	if (r)
+		shim_err_print(&ev);
+	return 0;
+}
+
+void shim_watch_release(struct shim_watch *w)
+{
+	if (w->bpf)
+		shim_taskwatch_free(&w->tw);
+	w->bpf = false;
+	shim_closep(&w->cn_fd);
 }
 
 int shim_cn_parse(const void *buf, size_t len, struct shim_cn_event *out,
@@ -324,7 +398,10 @@ static int follow(struct shim_threads *t, pid_t tid, pid_t tgid, bool with_pidfd
 	}
 	pr = find_proc(t, tgid);
 	if (!pr) {
+		/* Keyed before it goes in: the tree is ordered by tgid. */
 		pr = calloc(1, sizeof(*pr));
+		if (pr)
+			pr->tgid = tgid;
 		if (!pr || !tsearch(pr, &t->procs, cmp_proc)) {
 			free(pr);
 			if (th->fd >= 0)
@@ -332,7 +409,6 @@ static int follow(struct shim_threads *t, pid_t tid, pid_t tgid, bool with_pidfd
 			free(th);
 			return shim_fail(err, ENOMEM, "process table");
 		}
-		pr->tgid = tgid;
 	}
 	if (!tsearch(th, &t->threads, cmp_thread)) {
 		if (th->fd >= 0)
@@ -565,8 +641,74 @@ static int on_loss(struct shim_threads *t, struct shim_err *err)
 
 static int drain(struct shim_threads *t, struct shim_err *err);
 
+/* One exit from the ring buffer (libbpf's callback). */
+static int on_tw_exit(void *ctx, void *data, size_t size)
+{
+	struct shim_threads *t = ctx;
+	const struct shim_tw_exit *e = data;
+
+	if (size < sizeof(*e))
+		return 0;
+	if (t->n_pending == SHIM_EVENTS_PENDING)
+		shim_threads_flush(t);
+	t->pending[t->n_pending++] = (struct shim_thread_exit){
+		.tid = (pid_t)e->tid, .pid = (pid_t)e->pid,
+	};
+	return 0;
+}
+
+/* Exits from the ring buffer, then a loss, if the program counted one. */
+static void tw_consume(struct shim_threads *t)
+{
+	const char *what = NULL;
+	int r = ring_buffer__consume(t->rb);
+
+	if (r < 0) {
+		struct shim_err warn = { 0 };
+
+		shim_fail(&warn, -r, "--watch-threads: read the BPF ring buffer");
+		shim_err_print(&warn);
+		note(t, "thread-watch-failed", warn.msg);
+	}
+	if (shim_taskwatch_lost(t->tw, &what)) {
+		struct shim_err warn = { 0 };
+
+		if (t->losses++ == 0) {
+			shim_fail(&warn, 0, "--watch-threads: %s", what);
+			shim_err_print(&warn);
+		}
+		note(t, "thread-events-lost", what);
+	}
+}
+
+static int tw_init(struct shim_threads *t, struct shim_taskwatch *tw, struct shim_err *err)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = SHIM_EPOLL_TAG_TASKWATCH << 32 };
+	int r;
+
+	t->tw = tw;
+	t->rb = ring_buffer__new(tw->exits_fd, on_tw_exit, t, NULL);
+	r = (int)libbpf_get_error(t->rb);
+	if (r) {
+		t->rb = NULL;
+		return shim_fail(err, -r, "--watch-threads: the BPF ring buffer");
+	}
+	if (epoll_ctl(t->epfd, EPOLL_CTL_ADD, tw->exits_fd, &ev) < 0)
+		return shim_fail(err, errno, "epoll_ctl the BPF ring buffer");
+	/* What ended before the supervisor ran. */
+	tw_consume(t);
+	shim_threads_flush(t);
+	return 0;
+}
+
+void shim_threads_taskwatch(struct shim_threads *t)
+{
+	if (t->rb)
+		tw_consume(t);
+}
+
 int shim_threads_init(struct shim_threads *t, int epfd, int events_fd,
-		      int cn_fd, pid_t init_pid, struct shim_err *err)
+		      struct shim_watch *w, pid_t init_pid, struct shim_err *err)
 {
 	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = SHIM_EPOLL_TAG_CONNECTOR << 32 };
 	char path[64];
@@ -575,15 +717,18 @@ int shim_threads_init(struct shim_threads *t, int epfd, int events_fd,
 	memset(t, 0, sizeof(*t));
 	t->epfd = epfd;
 	t->events_fd = events_fd;
-	t->cn_fd = cn_fd;
+	t->cn_fd = -1;
 	t->init_pid = init_pid;
+	if (w->bpf)
+		return tw_init(t, &w->tw, err);
+	t->cn_fd = w->cn_fd;
 	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)init_pid);
 	if (stat(path, &st) < 0)
 		return shim_fail(err, errno, "stat %s", path);
 	t->ns_dev = st.st_dev;
 	t->ns_ino = st.st_ino;
 	raise_nofile();
-	if (epoll_ctl(epfd, EPOLL_CTL_ADD, cn_fd, &ev) < 0)
+	if (epoll_ctl(epfd, EPOLL_CTL_ADD, t->cn_fd, &ev) < 0)
 		return shim_fail(err, errno, "epoll_ctl the connector");
 	/* The init, then whatever it started before the supervisor ran. */
 	if (follow(t, init_pid, init_pid, true, err) || drain(t, err) < 0)
@@ -703,6 +848,16 @@ void shim_threads_finish(struct shim_threads *t)
 	int more = 1;
 
 	/*
+	 * With BPF: each task's exit was in the ring buffer before its
+	 * exit_notify(), and the init's pidfd is readable only after the
+	 * rest of the PID namespace has gone, so every exit is there now.
+	 */
+	if (t->rb) {
+		tw_consume(t);
+		shim_threads_flush(t);
+		return;
+	}
+	/*
 	 * The init's pidfd is readable only once the rest of its PID
 	 * namespace is gone, so every fork and exit of the container is
 	 * queued by now; a supervisor that fell behind may have many
@@ -742,6 +897,8 @@ void shim_threads_free(struct shim_threads *t)
 	twalk_r(t->threads, close_fd, NULL);
 	tdestroy(t->threads, free);
 	tdestroy(t->procs, free);
+	ring_buffer__free(t->rb);
+	t->rb = NULL;
 	t->threads = t->procs = NULL;
 	t->n_threads = 0;
 }

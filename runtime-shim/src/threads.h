@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * --watch-threads: the container's threads followed through the kernel's
- * process-events connector (netlink CN_IDX_PROC), each with a
- * PIDFD_THREAD pidfd in the supervisor's epoll set.
+ * --watch-threads: every task of the container followed by a BPF program
+ * on the scheduler's fork and exit tracepoints (taskwatch.bpf.c), its
+ * exits read from a ring buffer; where that program cannot load, through
+ * the kernel's process-events connector (netlink CN_IDX_PROC), each
+ * thread with a PIDFD_THREAD pidfd in the supervisor's epoll set.
  */
 #ifndef SHIM_THREADS_H
 #define SHIM_THREADS_H
@@ -11,6 +13,20 @@
 
 #include "events.h"
 #include "shim.h"
+#include "taskwatch.h"
+
+/*
+ * How the container's tasks are followed, set up before it exists: the
+ * BPF program (bpf) or else the connector (cn_fd >= 0).
+ */
+struct shim_watch {
+	bool bpf;
+	struct shim_taskwatch tw;
+	int cn_fd;
+};
+#define SHIM_WATCH_INIT { .bpf = false, .tw = { .exits_fd = -1, .lost_fd = -1 }, .cn_fd = -1 }
+
+struct ring_buffer;
 
 /* One fork or exit from the connector; every ID is the host's. */
 struct shim_cn_event {
@@ -25,7 +41,9 @@ struct shim_cn_event {
 struct shim_threads {
 	int epfd;
 	int events_fd;
-	int cn_fd;		/* the caller's; -1 once reading it failed */
+	int cn_fd;		/* the caller's; -1 once reading it failed, or with BPF */
+	struct shim_taskwatch *tw;	/* the caller's, with BPF; else NULL */
+	struct ring_buffer *rb;	/* reads tw's exits */
 	pid_t init_pid;
 	dev_t ns_dev;		/* the container's PID namespace, for rescans */
 	ino_t ns_ino;
@@ -42,15 +60,22 @@ struct shim_threads {
 /* epoll data for thread pidfds and the connector: tag in the high 32 bits. */
 #define SHIM_EPOLL_TAG_THREAD 3ULL
 #define SHIM_EPOLL_TAG_CONNECTOR 4ULL
+#define SHIM_EPOLL_TAG_TASKWATCH 5ULL
 
 /* 1 if pidfd_open() knows PIDFD_THREAD, 0 if not (why records what came back). */
 int shim_pidfd_thread_probe(struct shim_err *why);
 
 /*
- * Subscribe to the process-events connector; returns the socket.  Done
- * before the container starts, so its first fork is already reported.
+ * Start following before the container's init is cloned, so that its
+ * first fork is seen: the BPF program, seeded with the calling thread
+ * (its next child is the init), or, where that cannot load, the
+ * connector.  A thread-watch event on events_fd says which and why.
+ * Nothing may be forked between this and the init's clone.
  */
-int shim_threads_subscribe(struct shim_err *err);
+int shim_threads_subscribe(struct shim_watch *w, int events_fd, struct shim_err *err);
+void shim_watch_release(struct shim_watch *w);
+/* Subscribe to the process-events connector alone; returns the socket. */
+int shim_threads_connector_subscribe(struct shim_err *err);
 
 /*
  * Parse one datagram from the connector socket into at most max events;
@@ -62,10 +87,12 @@ int shim_cn_parse(const void *buf, size_t len, struct shim_cn_event *out,
 
 /*
  * Start following the container whose init is init_pid, from the events
- * cn_fd (shim_threads_subscribe) has queued since; cn_fd stays the caller's.
+ * w (shim_threads_subscribe) has queued since; w stays the caller's.
  */
 int shim_threads_init(struct shim_threads *t, int epfd, int events_fd,
-		      int cn_fd, pid_t init_pid, struct shim_err *err);
+		      struct shim_watch *w, pid_t init_pid, struct shim_err *err);
+/* The BPF ring buffer is readable: report the exits in it. */
+void shim_threads_taskwatch(struct shim_threads *t);
 /*
  * The connector socket is readable: follow forks and exits.  A loss is
  * reported in an event and repaired by a rescan; a failure is reported

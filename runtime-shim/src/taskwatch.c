@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The shim's side of taskwatch.bpf.c: the object is built with clang at
+ * build time and embedded here, so the shim stays one file; loading it
+ * needs root (CAP_BPF and CAP_PERFMON for raw tracepoints) and a kernel
+ * with BTF, for the one field of task_struct it reads.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "taskwatch.h"
+
+/* The object file, as the build made it (Makefile: SHIM_TASKWATCH_OBJ). */
+__asm__(".section .rodata\n"
+	".balign 8\n"
+	"shim_taskwatch_obj:\n"
+	".incbin \"" SHIM_TASKWATCH_OBJ "\"\n"
+	"shim_taskwatch_obj_end:\n"
+	".previous\n");
+extern const char shim_taskwatch_obj[], shim_taskwatch_obj_end[];
+
+static const char *const progs[] = { "taskwatch_fork", "taskwatch_exit", "taskwatch_exec" };
+
+/* libbpf's own messages would go to stderr: the error says what failed. */
+static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+static int map_fd(struct shim_taskwatch *w, const char *name, struct shim_err *err)
+{
+	struct bpf_map *m = bpf_object__find_map_by_name(w->obj, name);
+	int fd = m ? bpf_map__fd(m) : -1;
+
+	if (fd < 0)
+		return shim_fail(err, ENOENT, "taskwatch: map %s", name);
+	return fd;
+}
+
+int shim_taskwatch_load(struct shim_taskwatch *w, struct shim_err *err)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = "shim_taskwatch");
+	__u32 self = (__u32)gettid(), seed = SHIM_TW_SEED;
+	int followed, r;
+
+	memset(w, 0, sizeof(*w));
+	w->exits_fd = w->lost_fd = -1;
+	libbpf_set_print(quiet);
+	w->obj = bpf_object__open_mem(shim_taskwatch_obj,
+				      (size_t)(shim_taskwatch_obj_end - shim_taskwatch_obj), &opts);
+	r = (int)libbpf_get_error(w->obj);
+	if (r) {
+		w->obj = NULL;
+		return shim_fail(err, -r, "taskwatch: open the embedded BPF object");
+	}
+	r = bpf_object__load(w->obj);
+	if (r)
+		return shim_fail(err, -r, "taskwatch: load the BPF program (root and a kernel with BTF needed)");
+	followed = map_fd(w, "followed", err);
+	w->exits_fd = map_fd(w, "exits", err);
+	w->lost_fd = map_fd(w, "lost", err);
+	if (followed < 0 || w->exits_fd < 0 || w->lost_fd < 0)
+		return -1;
+	/* Seeded before it runs: the first fork it sees may be ours. */
+	if (bpf_map_update_elem(followed, &self, &seed, BPF_ANY))
+		return shim_fail(err, errno, "taskwatch: seed the table with the shim's TID %u", self);
+	for (size_t i = 0; i < ARRAY_SIZE(progs); i++) {
+		struct bpf_program *p = bpf_object__find_program_by_name(w->obj, progs[i]);
+
+		if (!p)
+			return shim_fail(err, ENOENT, "taskwatch: program %s", progs[i]);
+		w->links[i] = bpf_program__attach(p);
+		r = (int)libbpf_get_error(w->links[i]);
+		if (r) {
+			w->links[i] = NULL;
+			return shim_fail(err, -r, "taskwatch: attach %s", bpf_program__section_name(p));
+		}
+	}
+	return 0;
+}
+
+int shim_taskwatch_lost(struct shim_taskwatch *w, const char **what)
+{
+	static const char *const why[SHIM_TW_LOST_NR] = {
+		[SHIM_TW_LOST_TABLE] = "the BPF table of followed tasks was full: a new task of the container is not followed",
+		[SHIM_TW_LOST_RING] = "the BPF ring buffer was full: an exit of the container is not reported",
+	};
+	int grew = 0;
+
+	for (__u32 k = 0; k < SHIM_TW_LOST_NR; k++) {
+		__u64 n = 0;
+
+		if (bpf_map_lookup_elem(w->lost_fd, &k, &n) == 0 && n != w->lost[k]) {
+			w->lost[k] = n;
+			*what = why[k];
+			grew = 1;
+		}
+	}
+	return grew;
+}
+
+void shim_taskwatch_free(struct shim_taskwatch *w)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(w->links); i++)
+		bpf_link__destroy(w->links[i]);
+	bpf_object__close(w->obj);
+	memset(w, 0, sizeof(*w));
+	w->exits_fd = w->lost_fd = -1;
+}

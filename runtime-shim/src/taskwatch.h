@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the shim and its BPF program (taskwatch.bpf.c) share, and the
+ * shim's side of loading it (taskwatch.c).
+ */
+#ifndef SHIM_TASKWATCH_H
+#define SHIM_TASKWATCH_H
+
+#ifndef __bpf__
+#include <linux/types.h>
+#endif
+
+/* Tasks of one container alive at once that can be followed. */
+#define SHIM_TW_MAX_TASKS 65536
+/* Exits waiting for the shim: 16 bytes each with the ring's header. */
+#define SHIM_TW_RING_BYTES (4 << 20)
+
+/* The followed table's values. */
+#define SHIM_TW_FOLLOW 1
+#define SHIM_TW_SEED 2		/* the shim: its next child is the init */
+
+/* `lost` counters. */
+#define SHIM_TW_LOST_TABLE 0	/* a new task found the table full */
+#define SHIM_TW_LOST_RING 1	/* an exit found the ring buffer full */
+#define SHIM_TW_LOST_NR 2
+
+struct shim_tw_exit {
+	__u32 tid;
+	__u32 pid;		/* its thread group */
+};
+
+#ifndef __bpf__
+#include "shim.h"
+
+struct bpf_object;
+struct bpf_link;
+
+struct shim_taskwatch {
+	struct bpf_object *obj;
+	struct bpf_link *links[3];
+	int exits_fd;		/* the ring buffer's map, to poll and consume */
+	int lost_fd;
+	__u64 lost[SHIM_TW_LOST_NR];	/* as last read */
+};
+
+/*
+ * Load and attach the program with the calling thread as the seed, so
+ * that the next task it creates (the container's init) and all that
+ * descends from it are followed.  Call it just before that clone.
+ */
+int shim_taskwatch_load(struct shim_taskwatch *w, struct shim_err *err);
+/*
+ * Read the loss counters: 1 (and *what says which) if one grew since
+ * the last call, else 0.
+ */
+int shim_taskwatch_lost(struct shim_taskwatch *w, const char **what);
+void shim_taskwatch_free(struct shim_taskwatch *w);
+#endif
+
+#endif

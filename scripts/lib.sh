@@ -31,6 +31,15 @@ declare -gA guest_variants=(
 	[patched-fred]="patched fred=on"
 	[patched-debug-fred]="patched-debug fred=on"
 )
+# Build outputs that rootfs-pack.sh puts in the guest's /opt/scenarios
+# beside the groups: a scenario group may not take one of these names
+# (scenario-filter.sh refuses it).
+# shellcheck disable=SC2034
+scenario_build_dirs=(bin bpf selftests)
+# A scenario's time limit: a line "# timeout: SECONDS" among its first 5
+# lines, the same pattern as the guest's run-scenarios reads.
+# shellcheck disable=SC2034
+scenario_timeout_re='^# timeout: *[0-9]+'
 # What QEMU prints on stderr when KVM stops a guest it cannot run; the
 # guest is then paused, not ended.
 # shellcheck disable=SC2034

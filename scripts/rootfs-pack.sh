@@ -20,7 +20,8 @@ for dir in "$repo_root"/scenarios/*/; do
 	case $group in helpers | bpf) continue ;; esac
 	cp -a "$dir" "$staging/opt/scenarios/$group"
 done
-for sub in bin bpf selftests; do
+for sub in "${scenario_build_dirs[@]}"; do
+	[ ! -e "$staging/opt/scenarios/$sub" ] || die "scenarios/$sub: a group may not be named as a build output (scripts/lib.sh)"
 	[ -d "$build_dir/scenarios/$sub" ] && cp -a "$build_dir/scenarios/$sub" "$staging/opt/scenarios/$sub"
 done
 # The benchmarks (make bench): the guest driver and its helpers.

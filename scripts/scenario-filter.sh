@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
-# Check a scenario filter (make check SCENARIOS=...) before anything is
-# built or booted: every word must name a group (scenarios/GROUP) or one
-# scenario (scenarios/GROUP/NN-name). A word that matches nothing would
-# otherwise select nothing in the guest, silently, after a long run.
-# Usage: scenario-filter.sh [GROUP | GROUP/NAME]...
+# Check the scenarios and a filter (make check SCENARIOS=...) before
+# anything is built or booted:
+# - every scenario declares its time limit ("# timeout: SECONDS" in its
+#   first 5 lines): a silent default lets a slow scenario be killed, or
+#   a hung one hold its guest, at a limit nobody chose;
+# - no group takes the name of a build output that rootfs-pack.sh puts
+#   beside the groups in the guest's /opt/scenarios (lib.sh);
+# - every word of the filter names a group (scenarios/GROUP) or one
+#   scenario (scenarios/GROUP/NN-name). A word that matches nothing
+#   would otherwise select nothing in the guest, silently, after a long
+#   run.
+# Usage: scenario-filter.sh [GROUP | GROUP/NAME]...   (SCENARIO_SRC: another scenarios folder, for tests)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-scenarios=$repo_root/scenarios
+scenarios=${SCENARIO_SRC:-$repo_root/scenarios}
 # A scenario is an executable file whose name starts with a digit, as the
 # guest's runner (run-scenarios) selects them.
 is_scenario() { [ -f "$1" ] && [ -x "$1" ] && [[ $(basename "$1") == [0-9]* ]]; }
@@ -19,24 +26,37 @@ is_group() {
 	return 1
 }
 
-bad=()
-for want in "$@"; do
-	want=${want%/}
-	if [[ $want == */* ]]; then is_scenario "$scenarios/$want" || bad+=("$want")
-	else is_group "$scenarios/$want" || bad+=("$want"); fi
-done
-[ ${#bad[@]} -eq 0 ] && exit 0
+errors=0
+error() { printf 'error: %s\n' "$*" >&2; errors=$((errors + 1)); }
 
 groups=()
-for d in "$scenarios"/*/; do is_group "$d" && groups+=("$(basename "$d")"); done
-for want in "${bad[@]}"; do
-	group=${want%%/*}
-	if [[ $want == */* ]] && is_group "$scenarios/$group"; then
-		names=()
-		for f in "$scenarios/$group"/*; do is_scenario "$f" && names+=("$(basename "$f")"); done
-		printf 'error: no scenario %s; %s has: %s\n' "$want" "$group" "${names[*]}" >&2
-	else
-		printf 'error: no scenario group %s; groups: %s\n' "$group" "${groups[*]}" >&2
-	fi
+for d in "$scenarios"/*/; do
+	is_group "$d" || continue
+	group=$(basename "$d")
+	groups+=("$group")
+	[[ " ${scenario_build_dirs[*]} " != *" $group "* ]] ||
+		error "scenarios/$group: a group may not be named $group: the guest's /opt/scenarios/$group holds build outputs (reserved: ${scenario_build_dirs[*]})"
+	for f in "$d"*; do
+		is_scenario "$f" || continue
+		head -n 5 "$f" | grep -qE "$scenario_timeout_re" ||
+			error "scenarios/$group/$(basename "$f"): no \"# timeout: SECONDS\" line in its first 5 lines (how long run-scenarios lets it run)"
+	done
 done
-exit 1
+
+for want in "$@"; do
+	want=${want%/}
+	group=${want%%/*}
+	if [[ $want == */* ]]; then
+		is_scenario "$scenarios/$want" && continue
+		if is_group "$scenarios/$group"; then
+			names=()
+			for f in "$scenarios/$group"/*; do is_scenario "$f" && names+=("$(basename "$f")"); done
+			error "no scenario $want; $group has: ${names[*]}"
+			continue
+		fi
+	else
+		is_group "$scenarios/$want" && continue
+	fi
+	error "no scenario group $group; groups: ${groups[*]}"
+done
+[ "$errors" -eq 0 ]

@@ -7,7 +7,12 @@ runner=$(cd "$(dirname "$0")/.." && pwd)/guest-rootfs/overlay/usr/local/sbin/run
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 mkdir -p "$root/g" "$root/h"
-mk() { printf '#!/bin/bash\n%s\n' "$2" > "$root/$1"; chmod +x "$root/$1"; }
+# mk NAME BODY: a scenario with a 10-second limit unless BODY declares one.
+mk() {
+	local limit='# timeout: 10'
+	[[ $2 != '# timeout:'* ]] || limit=''
+	printf '#!/bin/bash\n%s\n%s\n' "$limit" "$2" > "$root/$1"; chmod +x "$root/$1"
+}
 mk g/10-pass 'echo 1..2; echo ok 1; echo ok 2'
 mk g/20-notok 'echo 1..2; echo ok 1; echo not ok 2'
 mk g/30-exit 'echo 1..1; echo ok 1; exit 3'
@@ -18,6 +23,7 @@ mk g/70-hang '# timeout: 1
 echo 1..1; sleep 30'
 mk g/80-emptyplan 'echo 1..0'
 mk h/10-other 'echo 1..1; echo ok 1'
+printf '#!/bin/bash\necho 1..1; echo ok 1\n' > "$root/h/15-nolimit"; chmod +x "$root/h/15-nolimit"
 mk h/20-slow '# timeout: 1
 echo 1..1; sleep 2; echo ok 1'
 
@@ -27,7 +33,7 @@ expect() {
 	n=$((n + 1))
 	if grep -qE "$1" <<<"$out"; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi
 }
-echo "1..15"
+echo "1..16"
 expect '^1\.\.8$' "runs only the selected group"
 expect '^ok 1 - g/10-pass( |$)' "a scenario whose tests all pass passes"
 expect '^not ok 2 - g/20-notok ' "a 'not ok' fails the scenario"
@@ -40,6 +46,8 @@ expect '^not ok 8 - g/80-emptyplan ' "an empty plan without SKIP fails"
 expect '^    not ok 2$' "the scenario's own TAP is kept, indented"
 out=$(SCENARIO_ROOT=$root "$runner" g/10-pass h/10-other)
 expect '^1\.\.2$' "selects single scenarios and groups together"
+out=$(SCENARIO_ROOT=$root "$runner" h/15-nolimit)
+expect '^not ok 1 - h/15-nolimit # no "# timeout: SECONDS" line' "a scenario without a declared limit fails unrun"
 out=$(SCENARIO_ROOT=$root SCENARIO_TIMEOUT_SCALE=4 "$runner" h/20-slow)
 expect '^ok 1 - h/20-slow ' "SCENARIO_TIMEOUT_SCALE stretches a scenario's limit"
 out=$(SCENARIO_ROOT=$root SCENARIO_AFTER=g/10-pass "$runner" g/10-pass g/20-notok)

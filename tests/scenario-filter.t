@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
 # Host test of the scenario filter check: groups and single scenarios
-# pass, a word that names nothing fails with the names it could have meant.
+# pass, a word that names nothing fails with the names it could have meant;
+# a scenario without its time limit, or a group named as a build output,
+# fails whatever the filter.
 set -euo pipefail
 
 check=$(cd "$(dirname "$0")/.." && pwd)/scripts/scenario-filter.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0
 # expect RC PATTERN DESCRIPTION -- ARGS...: run the check, match rc and output.
 expect() {
 	local want_rc=$1 pattern=$2 what=$3 rc=0 out
 	shift 4
-	out=$("$check" "$@" 2>&1) || rc=$?
+	out=$(SCENARIO_SRC=${SRC:-} "$check" "$@" 2>&1) || rc=$?
 	n=$((n + 1))
 	if [ "$rc" -eq "$want_rc" ] && grep -qE -- "$pattern" <<<"$out"; then echo "ok $n - $what"
 	else echo "not ok $n - $what (exit $rc)"; sed 's/^/# /' <<<"$out"; failed=1; fi
 }
-echo "1..6"
+echo "1..9"
 expect 0 '^$' "no filter selects everything" --
 expect 0 '^$' "groups and single scenarios" -- pidfd token/20-token-create guest/
 expect 1 '^error: no scenario token/10-create; token has: .*20-token-create' \
@@ -22,4 +26,16 @@ expect 1 '^error: no scenario token/10-create; token has: .*20-token-create' \
 expect 1 '^error: no scenario group pidf; groups: .*pidfd' "an unknown group fails" -- pidf
 expect 1 '^error: no scenario group helpers;' "helper sources are no group" -- helpers
 expect 1 '^error: no scenario token/README.md' "only numbered executables are scenarios" -- token/README.md
+# A scenarios folder of its own: g/10-a declares its limit on line 3.
+mk() { mkdir -p "$tmp/$1"; printf '#!/bin/bash\n%s\necho 1..0\n' "$2" > "$tmp/$1/$3"; chmod +x "$tmp/$1/$3"; }
+mk ok/g '# what it does
+# timeout: 30' 10-a
+SRC=$tmp/ok expect 0 '^$' "a limit declared within the first 5 lines" -- g
+mk silent/g '# timeout: 30' 10-a
+mk silent/g '# what it does' 20-b
+SRC=$tmp/silent expect 1 '^error: scenarios/g/20-b: no "# timeout: SECONDS" line' \
+	"a scenario without a declared limit fails, whatever the filter" -- g/10-a
+mk reserved/bin '# timeout: 30' 10-a
+SRC=$tmp/reserved expect 1 '^error: scenarios/bin: a group may not be named bin' \
+	"a group named as a build output in /opt/scenarios is refused" --
 exit $failed

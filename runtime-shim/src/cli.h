@@ -32,6 +32,10 @@ int shim_idmaps_default(struct shim_config *cfg, const char *subuid,
 int shim_idmaps_check_owner(const struct shim_idmaps *m, uint32_t own,
 			    const char *opt, struct shim_err *err);
 
+/* Refuse a range whose outside IDs include host ID 0, for any caller. */
+int shim_idmaps_check_host_root(const struct shim_idmaps *m, const char *opt,
+				struct shim_err *err);
+
 /* "inside:outside:count" */
 int shim_parse_idmap(const char *s, struct shim_idmap *map,
 		     struct shim_err *err);

@@ -136,6 +136,32 @@ int shim_idmaps_check_owner(const struct shim_idmaps *m, uint32_t own,
 	return 0;
 }
 
+int shim_idmaps_check_host_root(const struct shim_idmaps *m, const char *opt,
+				struct shim_err *err)
+{
+	const char *id = strcmp(opt, "--gid-map") == 0 ? "gid" : "uid";
+
+	for (size_t i = 0; i < m->n; i++) {
+		const struct shim_idmap *r = &m->map[i];
+
+		/*
+		 * Host ID 0 inside is host root inside: its writes to host-wide
+		 * sysctls (kernel.core_pattern) and its files on an idmapped
+		 * rootfs are host root's.  No caller may ask for it, root
+		 * included: a caller that is root maps subordinate IDs.
+		 */
+		if (r->outside == 0)
+			return shim_fail(err, EPERM, "%s %u:%u:%u maps host %s 0 into the container: "
+					 "its root would be the host's", opt, r->inside, r->outside,
+					 r->count, id),
+			       shim_fail_note(err, "map subordinate IDs instead (the default, from "
+					      "/etc/sub%s), or, as a user other than root, your own %s "
+					      "alone (%s 0:$(id -%c):1)", id, id, opt,
+					      id[0] == 'u' ? 'u' : 'g');
+	}
+	return 0;
+}
+
 bool shim_idmap_to_host(const struct shim_idmaps *m, uint32_t inside, uint32_t *host)
 {
 	for (size_t i = 0; i < m->n; i++)

@@ -366,7 +366,7 @@ static int drive_setup(struct shim_run *r, struct shim_err *err)
 	}
 }
 
-/* Default maps from subuid/subgid; never one that includes the caller. */
+/* Default maps from subuid/subgid; never host root, nor a range that includes the caller. */
 static int resolve_idmaps(struct shim_config *cfg, struct shim_err *err)
 {
 	if (shim_idmaps_default(cfg, "/etc/subuid", "/etc/subgid", err)) {
@@ -375,7 +375,9 @@ static int resolve_idmaps(struct shim_config *cfg, struct shim_err *err)
 				       (unsigned int)geteuid(), (unsigned int)getegid());
 		return -1;
 	}
-	if (shim_idmaps_check_owner(&cfg->uid_map, (uint32_t)getuid(), "--uid-map", err) ||
+	if (shim_idmaps_check_host_root(&cfg->uid_map, "--uid-map", err) ||
+	    shim_idmaps_check_host_root(&cfg->gid_map, "--gid-map", err) ||
+	    shim_idmaps_check_owner(&cfg->uid_map, (uint32_t)getuid(), "--uid-map", err) ||
 	    shim_idmaps_check_owner(&cfg->gid_map, (uint32_t)getgid(), "--gid-map", err))
 		return -1;
 	return 0;
@@ -393,6 +395,7 @@ static int run(struct shim_config *cfg)
 			 CLONE_NEWIPC | CLONE_NEWCGROUP;
 	int status = SHIM_EXIT_ERROR;
 	cleanup_fd int tree = -1;
+	cleanup_fd int target = -1;
 
 	if (prepare(&r, &err) || resolve_idmaps(cfg, &err))
 		goto fail;
@@ -429,13 +432,18 @@ static int run(struct shim_config *cfg)
 	shim_closep(&r.sock[1]);
 	verbose(&r, "container init is pid %d (pidfd %d)", (int)r.pid, r.pidfd);
 
-	/* A rootfs the container does not own goes to its init idmapped (rootfs.c). */
+	/*
+	 * The init mounts the rootfs on a descriptor the shim opened; one the
+	 * container does not own goes to it idmapped (rootfs.c).
+	 */
 	if (write_idmaps(&r, &err) ||
-	    shim_rootfs_idmapped(cfg, r.rootfs, r.pid, &tree, &err) ||
+	    shim_rootfs_for_init(cfg, r.rootfs, r.pid, &target, &tree, &err) ||
+	    shim_msg_send(r.sock[0], SHIM_MSG_ROOTFS, 0, NULL, target, &err) ||
 	    shim_msg_send(r.sock[0], SHIM_MSG_GO, 0, NULL, tree, &err)) {
 		abort_container(&r, status);
 		goto fail;
 	}
+	shim_closep(&target);
 	shim_closep(&tree);
 	status = drive_setup(&r, &err);
 	if (status) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* uid/gid map parsing and rendering. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -125,11 +126,35 @@ static void test_owner_refused(void **state)
 	assert_int_equal(shim_idmaps_check_owner(&m, 1000, "--uid-map", &err), -1);
 }
 
+static void test_host_root_refused(void **state)
+{
+	struct shim_idmaps m = { .n = 2 };
+	struct shim_err err = { 0 };
+
+	(void)state;
+	m.map[0] = (struct shim_idmap){ 0, 100000, 65536 };
+	m.map[1] = (struct shim_idmap){ 70000, 1000, 1 };
+	assert_int_equal(shim_idmaps_check_host_root(&m, "--uid-map", &err), 0);
+	/* Root's own ID alone, the rootless form for others, is refused too. */
+	m.map[1] = (struct shim_idmap){ 0, 0, 1 };
+	assert_int_equal(shim_idmaps_check_host_root(&m, "--uid-map", &err), -1);
+	assert_int_equal(err.errnum, EPERM);
+	assert_contains(err.msg, "--uid-map 0:0:1 maps host uid 0 into the container");
+	assert_contains(err.msg, "--uid-map 0:$(id -u):1");
+	/* Host 0 anywhere in a range, not only at its start inside. */
+	m.n = 1;
+	m.map[0] = (struct shim_idmap){ 5, 0, 10 };
+	assert_int_equal(shim_idmaps_check_host_root(&m, "--gid-map", &err), -1);
+	assert_contains(err.msg, "--gid-map 5:0:10 maps host gid 0");
+	assert_contains(err.msg, "/etc/subgid");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_subid_default),
 		cmocka_unit_test(test_owner_refused),
+		cmocka_unit_test(test_host_root_refused),
 		cmocka_unit_test(test_parse_ok),
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_format),

@@ -10,33 +10,72 @@
 #include <time.h>
 
 #include "events.h"
+#include "kernel.h"
+
+/* The events file, opened without following a symlink in any component. */
+static int open_no_symlinks(const char *path, int flags, mode_t mode)
+{
+	struct shim_open_how how = {
+		/* openat2 refuses O_NOCTTY beside O_PATH. */
+		.flags = (uint64_t)flags | O_CLOEXEC | (flags & O_PATH ? 0 : O_NOCTTY),
+		.mode = flags & O_CREAT ? mode : 0,
+		.resolve = SHIM_RESOLVE_NO_SYMLINKS | SHIM_RESOLVE_NO_MAGICLINKS,
+	};
+
+	return sys_openat2(AT_FDCWD, path, &how);
+}
+
+static int events_open_error(const char *path, struct shim_err *err)
+{
+	int e = errno;
+
+	shim_fail(err, e, "--events %s", path);
+	if (e == ELOOP)
+		shim_fail_note(err, "the path has a symlink: name the file by a path without one");
+	else if (e == ENOSYS)
+		shim_fail_note(err, "opening it without following symlinks needs openat2 (Linux 5.6)");
+	return -1;
+}
 
 int shim_events_open(const char *path, struct shim_err *err)
 {
+	cleanup_fd int at = -1;
 	cleanup_fd int fd = -1;
+	char reopen[64];
 	struct stat st;
 
 	/*
-	 * The shim often runs as root on a path a user named: never follow
-	 * a symlink planted there, never truncate what exists (events are
-	 * appended), and write only to a regular file or a FIFO, not to a
-	 * device.  O_NONBLOCK only for the open: a FIFO without a reader
-	 * fails with ENXIO instead of hanging the shim.
+	 * The shim often runs as root on a path a user named: no symlink is
+	 * followed in any component, what exists is appended to, never
+	 * truncated, and only a regular file or a FIFO is written.  The type
+	 * is checked on an O_PATH descriptor, which opens nothing: a device
+	 * is never opened, a missing file is created only as a new regular
+	 * file (O_EXCL).  O_NONBLOCK only for the open: a FIFO without a
+	 * reader fails with ENXIO instead of hanging the shim.
 	 */
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NOCTTY |
-		  O_NONBLOCK | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		int e = errno;
-
-		shim_fail(err, e, "--events %s", path);
-		if (e == ELOOP)
-			shim_fail_note(err, "a symlink: name the file itself");
-		return -1;
+	for (int tries = 0; fd < 0; tries++) {
+		at = open_no_symlinks(path, O_PATH, 0);
+		if (at >= 0) {
+			if (fstat(at, &st) < 0)
+				return shim_fail(err, errno, "--events %s: stat", path);
+			if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+				return shim_fail(err, EINVAL,
+						 "--events %s: not a regular file or a FIFO", path);
+			/* The inode just checked, not the path again. */
+			snprintf(reopen, sizeof(reopen), "/proc/self/fd/%d", at);
+			fd = open(reopen, O_WRONLY | O_APPEND | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+			if (fd < 0)
+				return events_open_error(path, err);
+			break;
+		}
+		if (errno != ENOENT)
+			return events_open_error(path, err);
+		fd = open_no_symlinks(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NONBLOCK,
+				      0644);
+		/* Made by someone else meanwhile: check what it is, once more. */
+		if (fd < 0 && (errno != EEXIST || tries > 0))
+			return events_open_error(path, err);
 	}
-	if (fstat(fd, &st) < 0)
-		return shim_fail(err, errno, "--events %s: stat", path);
-	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
-		return shim_fail(err, EINVAL, "--events %s: not a regular file or a FIFO", path);
 	if (fcntl(fd, F_SETFL, O_APPEND) < 0)
 		return shim_fail(err, errno, "--events %s: fcntl", path);
 	return shim_steal_fd(&fd);

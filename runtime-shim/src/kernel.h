@@ -84,6 +84,7 @@
 #define __NR_openat2 437
 #endif
 #define SHIM_RESOLVE_NO_MAGICLINKS 0x02
+#define SHIM_RESOLVE_NO_SYMLINKS 0x04
 #define SHIM_RESOLVE_IN_ROOT 0x10
 
 struct shim_open_how {

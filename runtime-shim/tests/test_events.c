@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -98,7 +99,9 @@ static void test_thread_exits_batch(void **state)
 static void test_open_safely(void **state)
 {
 	char dir[] = "/tmp/shim-events-dir-XXXXXX", file[128], link[128], buf[64];
+	char via[128], sub[128], path[160];
 	struct shim_err err = { 0 };
+	struct stat st;
 	int fd;
 	ssize_t n;
 
@@ -128,9 +131,30 @@ static void test_open_safely(void **state)
 	assert_int_equal(shim_events_open(link, &err), -1);
 	assert_contains(err.msg, "a symlink");
 
-	/* Not a device. */
+	/* Nor one in a directory above it, and nothing is made at its target. */
+	snprintf(via, sizeof(via), "%s/dirlink", dir);
+	snprintf(sub, sizeof(sub), "%s/sub", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	assert_int_equal(symlink(sub, via), 0);
+	snprintf(path, sizeof(path), "%s/new", via);
+	assert_int_equal(shim_events_open(path, &err), -1);
+	assert_int_equal(err.errnum, ELOOP);
+	snprintf(path, sizeof(path), "%s/new", sub);
+	assert_int_equal(access(path, F_OK), -1);
+
+	/* Not a device, which is not even opened. */
 	assert_int_equal(shim_events_open("/dev/null", &err), -1);
 	assert_contains(err.msg, "not a regular file or a FIFO");
+
+	/* A missing file is made, as a regular file. */
+	fd = shim_events_open(path, &err);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	unlink(path);
+	unlink(via);
+	rmdir(sub);
 
 	unlink(link);
 	unlink(file);

@@ -236,7 +236,8 @@ int shim_delegate_resolve(const struct shim_deleg_names *names, int kind,
 		memcpy(elem, p, (size_t)(e - p));
 		elem[e - p] = '\0';
 
-		if (strcasecmp(elem, "any") == 0) {
+		/* Only lower case: the kernel compares "any" with strcmp(). */
+		if (strcmp(elem, "any") == 0) {
 			m |= ~0ULL;
 		} else if ((ent = lookup(t, elem)) != NULL) {
 			if (ent->value >= 64)

@@ -265,7 +265,7 @@ void shim_container_init(const struct shim_container *c)
 	struct shim_msg msg;
 	struct exec_failure f;
 	sigset_t mask;
-	int junk = -1, tty = -1, tree = -1, pipefd[2], sfd, r;
+	int junk = -1, tty = -1, tree = -1, target = -1, pipefd[2], sfd, r;
 	ssize_t n;
 	pid_t cmd;
 
@@ -286,10 +286,16 @@ void shim_container_init(const struct shim_container *c)
 		shim_fail(&err, errno, "prctl PR_SET_PDEATHSIG");
 		fail_setup(c, &err, SHIM_EXIT_ERROR);
 	}
-	/* GO carries the rootfs mounted idmapped, when the shim made one. */
+	/*
+	 * The rootfs directory, opened by the shim, then GO, with the rootfs
+	 * mounted idmapped when the shim made one.
+	 */
+	r = shim_msg_recv(c->sock, &msg, &target, &err);
+	if (r <= 0 || msg.type != SHIM_MSG_ROOTFS || target < 0)
+		_exit(SHIM_EXIT_ERROR);	/* the shim is gone or gave up */
 	r = shim_msg_recv(c->sock, &msg, &tree, &err);
 	if (r <= 0 || msg.type != SHIM_MSG_GO)
-		_exit(SHIM_EXIT_ERROR);	/* the shim is gone or gave up */
+		_exit(SHIM_EXIT_ERROR);
 
 	if (become_root(c->cfg, &err))
 		fail_setup(c, &err, SHIM_EXIT_ERROR);
@@ -315,9 +321,10 @@ void shim_container_init(const struct shim_container *c)
 	/* A new network namespace: "only loopback" means loopback up. */
 	if (c->cfg->net == SHIM_NET_NONE && shim_loopback_up(&err))
 		fail_setup(c, &err, SHIM_EXIT_ERROR);
-	if (shim_setup_rootfs(c->rootfs, tree, c->cfg->net, c->cfg->no_pivot, &err))
+	if (shim_setup_rootfs(c->rootfs, target, &tree, c->cfg->net, c->cfg->no_pivot, &err))
 		fail_setup(c, &err, SHIM_EXIT_ERROR);
 	shim_closep(&tree);
+	shim_closep(&target);
 	if (shim_config_delegates(c->cfg)) {
 		r = delegate_bpffs(c, &err);
 		if (r > 0)

@@ -243,7 +243,44 @@ static int mount_dev(int root_fd, struct shim_err *err)
 	return 0;
 }
 
-int shim_setup_rootfs(const char *rootfs, int tree, enum shim_net net,
+/*
+ * The rootfs on target, the directory the shim opened in our mount
+ * namespace: its idmapped copy (tree), or a recursive bind of it.  Both
+ * by descriptor, so that no directory above the rootfs has to be
+ * crossed with the container's IDs.  Returns the new mount's root.
+ */
+static int mount_rootfs(const char *rootfs, int target, int *tree, struct shim_err *err)
+{
+	bool idmapped = *tree >= 0;
+	cleanup_fd int copy = shim_steal_fd(tree);
+
+	if (copy < 0) {
+		copy = sys_open_tree(target, "", SHIM_OPEN_TREE_CLONE | SHIM_OPEN_TREE_CLOEXEC |
+				     AT_EMPTY_PATH | AT_RECURSIVE);
+		if (copy < 0 && errno == ENOSYS) {
+			/*
+			 * No open_tree (valgrind): a bind mount by path, which the
+			 * container's IDs must be able to walk.
+			 */
+			if (mount(rootfs, rootfs, "none", MS_BIND | MS_REC, NULL) < 0)
+				return shim_fail(err, errno, "bind mount %s", rootfs);
+			copy = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+			if (copy < 0)
+				return shim_fail(err, errno, "open %s", rootfs);
+			return shim_steal_fd(&copy);
+		}
+		if (copy < 0)
+			return shim_fail(err, errno, "open_tree %s (a recursive bind)", rootfs);
+	}
+	if (sys_move_mount(copy, "", target, "", SHIM_MOVE_MOUNT_F_EMPTY_PATH |
+			   SHIM_MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		return shim_fail(err, errno, "move_mount the %srootfs onto %s",
+				 idmapped ? "idmapped " : "", rootfs);
+	/* Attached now: its descriptor is the root of the mount just made. */
+	return shim_steal_fd(&copy);
+}
+
+int shim_setup_rootfs(const char *rootfs, int target, int *tree, enum shim_net net,
 		      bool no_pivot, struct shim_err *err)
 {
 	cleanup_fd int root = -1;
@@ -251,16 +288,9 @@ int shim_setup_rootfs(const char *rootfs, int tree, enum shim_net net,
 	/* Nothing we do may propagate back to the host. */
 	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) < 0)
 		return shim_fail(err, errno, "make / private");
-	if (tree >= 0) {
-		/* The shim's idmapped copy of the rootfs (rootfs.c), where the bind would go. */
-		if (sys_move_mount(tree, "", AT_FDCWD, rootfs, SHIM_MOVE_MOUNT_F_EMPTY_PATH) < 0)
-			return shim_fail(err, errno, "move_mount the idmapped rootfs onto %s", rootfs);
-	} else if (mount(rootfs, rootfs, "none", MS_BIND | MS_REC, NULL) < 0) {
-		return shim_fail(err, errno, "bind mount %s", rootfs);
-	}
-	root = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	root = mount_rootfs(rootfs, target, tree, err);
 	if (root < 0)
-		return shim_fail(err, errno, "open %s", rootfs);
+		return -1;
 
 	if (mount_fs(root, "proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL, err) ||
 	    mount_sys(root, net, err) || mount_dev(root, err) ||

@@ -6,13 +6,14 @@
 
 /*
  * Inside the container's user and mount namespaces: make every mount
- * private, put the rootfs in place (tree, the shim's idmapped copy of it,
- * when >= 0, else a bind mount), build it (proc, read-only sys, minimal
+ * private, put the rootfs in place on target, the rootfs directory the
+ * shim opened (*tree, the shim's idmapped copy of it, taken when >= 0,
+ * else a recursive bind), build it (proc, read-only sys, minimal
  * dev, devpts, tmp) and pivot_root into it.  rootfs is an absolute,
  * resolved path.  no_pivot (--no-pivot, unsafe) moves it over "/" and
  * chroots instead.
  */
-int shim_setup_rootfs(const char *rootfs, int tree, enum shim_net net,
+int shim_setup_rootfs(const char *rootfs, int target, int *tree, enum shim_net net,
 		      bool no_pivot, struct shim_err *err);
 
 /*

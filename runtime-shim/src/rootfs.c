@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -81,26 +82,122 @@ static int clone_idmapped(const char *rootfs, int userns_fd, struct shim_err *wh
 	return shim_steal_fd(&tree);
 }
 
-int shim_rootfs_idmapped(const struct shim_config *cfg, const char *rootfs,
-			 pid_t pid, int *tree, struct shim_err *err)
+bool shim_dir_hides(const struct stat *st)
+{
+	/*
+	 * Only root may cross it: root's, with no search bit for its group
+	 * or others.  With an ACL the group bits are its mask, which bounds
+	 * every named entry, so the mode alone decides.
+	 */
+	return S_ISDIR(st->st_mode) && st->st_uid == 0 &&
+	       !(st->st_mode & (S_IXGRP | S_IXOTH));
+}
+
+int shim_rootfs_hidden_by(const char *rootfs, char *dir, size_t len)
+{
+	char path[PATH_MAX];
+	size_t n = strlen(rootfs);
+
+	if (rootfs[0] != '/' || n >= sizeof(path))
+		return -1;
+	memcpy(path, rootfs, n + 1);
+	/*
+	 * Strict ancestors only: the container's root owns the rootfs's top
+	 * directory and could open it up again with chmod.
+	 */
+	for (char *slash = strrchr(path, '/'); slash; slash = strrchr(path, '/')) {
+		struct stat st;
+
+		if (slash == path)
+			slash[1] = '\0';	/* "/" itself */
+		else
+			*slash = '\0';
+		if (stat(path, &st) < 0)
+			return -1;
+		if (shim_dir_hides(&st)) {
+			snprintf(dir, len, "%s", path);
+			return 1;
+		}
+		if (slash == path)
+			break;
+	}
+	return 0;
+}
+
+/*
+ * A rootfs whose idmapped copy other users could reach on the host: what
+ * the container's root writes there is host root's on disk, so a set-uid
+ * file it makes would run as host root for anyone.  The refusal names
+ * the commands that make it safe.
+ */
+static int refuse_reachable(const struct shim_config *cfg, const char *rootfs,
+			    struct shim_err *err)
+{
+	char parent[PATH_MAX];
+	uint32_t uid = 0, gid = 0;
+	struct stat st;
+	char *slash;
+
+	snprintf(parent, sizeof(parent), "%s", rootfs);
+	slash = strrchr(parent, '/');
+	if (slash == parent)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	shim_idmap_to_host(&cfg->uid_map, shim_idmap_root(&cfg->uid_map), &uid);
+	shim_idmap_to_host(&cfg->gid_map, shim_idmap_root(&cfg->gid_map), &gid);
+	shim_fail(err, EPERM, "--rootfs %s: host root's, so it would be mounted idmapped and "
+		  "what the container's root makes in it would be host root's on disk; "
+		  "other users can reach it, so a set-uid file made there would give them "
+		  "host root", rootfs);
+	if (strcmp(parent, "/") != 0 && stat(parent, &st) == 0 && !(st.st_mode & S_ISVTX)) {
+		char owner[PATH_MAX + 16] = "";
+
+		if (st.st_uid != 0)
+			snprintf(owner, sizeof(owner), "chown root %s && ", parent);
+		return shim_fail_note(err, "let only root enter the directory above it: "
+				      "%schmod go-x %s; or give it to the container: chown -R %u:%u %s",
+				      owner, parent, uid, gid, rootfs);
+	}
+	return shim_fail_note(err, "move it below a directory only root can enter: "
+			      "mkdir -m 0700 /var/lib/shim && mv %s /var/lib/shim/; or give it to "
+			      "the container: chown -R %u:%u %s", rootfs, uid, gid, rootfs);
+}
+
+int shim_rootfs_for_init(const struct shim_config *cfg, const char *rootfs,
+			 pid_t pid, int *target, int *tree, struct shim_err *err)
 {
 	struct shim_err why = { 0 }, warn = { 0 };
 	cleanup_fd int userns = -1;
-	char path[64];
+	cleanup_fd int init_root = -1;
+	char path[PATH_MAX + 64], hider[PATH_MAX];
 	enum shim_rootfs_plan plan;
 	struct stat st;
 
 	*tree = -1;
-	if (stat(rootfs, &st) < 0)
+	*target = -1;
+	/*
+	 * The rootfs directory as the init's mount namespace has it, opened
+	 * with the shim's credentials: the init, already the container's
+	 * host IDs, mounts on it by this descriptor, so the rootfs may lie
+	 * below directories only the caller can cross (0700, as runc's and
+	 * podman's storage).  The init is our unreaped child: its PID cannot
+	 * name another process.
+	 */
+	snprintf(path, sizeof(path), "/proc/%d/root", (int)pid);
+	init_root = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (init_root < 0)
+		return shim_fail(err, errno, "open %s", path);
+	*target = openat(init_root, rootfs + 1, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (*target < 0)
+		return shim_fail(err, errno, "--rootfs %s: open in the container's mount namespace",
+				 rootfs);
+	if (fstat(*target, &st) < 0)
 		return shim_fail(err, errno, "--rootfs %s", rootfs);
 	plan = shim_rootfs_plan(cfg, st.st_uid);
 	if (plan == SHIM_ROOTFS_AS_IS)
 		return 0;
 	if (plan == SHIM_ROOTFS_IDMAP) {
-		/*
-		 * The init is our unreaped child: its PID cannot name another
-		 * process, and its maps are written.
-		 */
 		snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
 		userns = open(path, O_RDONLY | O_CLOEXEC);
 		if (userns < 0)
@@ -108,10 +205,15 @@ int shim_rootfs_idmapped(const struct shim_config *cfg, const char *rootfs,
 		else
 			*tree = clone_idmapped(rootfs, userns, &why);
 		if (*tree >= 0) {
+			/* Refused only where an idmapped copy would indeed be given. */
+			if (shim_rootfs_hidden_by(rootfs, hider, sizeof(hider)) != 1) {
+				shim_closep(tree);
+				return refuse_reachable(cfg, rootfs, err);
+			}
 			if (cfg->verbose)
 				fprintf(stderr, "shim: the rootfs belongs to host uid %u: mounted "
-					"idmapped, its on-disk IDs are the container's\n",
-					(unsigned int)st.st_uid);
+					"idmapped, its on-disk IDs are the container's; only root "
+					"can cross %s\n", (unsigned int)st.st_uid, hider);
 			return 0;
 		}
 	}

@@ -3,6 +3,8 @@
 #ifndef SHIM_ROOTFS_H
 #define SHIM_ROOTFS_H
 
+#include <stdbool.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "shim.h"
@@ -25,16 +27,27 @@ enum shim_rootfs_plan shim_rootfs_plan(const struct shim_config *cfg, uint32_t o
 void shim_rootfs_warning(const struct shim_config *cfg, const char *rootfs,
 			 uint32_t owner, const char *why, struct shim_err *warn);
 
+/* 1 if only root may cross the directory st describes. */
+bool shim_dir_hides(const struct stat *st);
+/*
+ * 1 if a strict ancestor of the absolute path rootfs hides it from every
+ * user but root (dir gets it), 0 if none does, -1 if one cannot be read.
+ */
+int shim_rootfs_hidden_by(const char *rootfs, char *dir, size_t len);
+
 /*
  * The shim's side, once the maps of the container's user namespace (of
- * its init, pid) are written.  *tree is -1 when the rootfs is used as it
- * is; else a detached, private copy of the rootfs mounted idmapped with
- * that user namespace, for the init to put in place of its bind mount.
- * A rootfs that is not the container's and cannot be idmapped gets one
- * warning on stderr and *tree -1.  -1 with err only when the rootfs
- * cannot be examined.
+ * its init, pid) are written.  *target is the rootfs directory in the
+ * init's mount namespace, opened with the shim's credentials: the init
+ * mounts the rootfs on it by this descriptor.  *tree is -1 when the
+ * rootfs is used as it is; else a detached, private copy of the rootfs
+ * mounted idmapped with that user namespace, for the init to put in
+ * place of its bind mount.  A host root's rootfs that other users can
+ * reach is refused (a set-uid file the container made would be theirs to
+ * run as host root).  A rootfs that is not the container's and cannot be
+ * idmapped gets one warning on stderr and *tree -1.
  */
-int shim_rootfs_idmapped(const struct shim_config *cfg, const char *rootfs,
-			 pid_t pid, int *tree, struct shim_err *err);
+int shim_rootfs_for_init(const struct shim_config *cfg, const char *rootfs,
+			 pid_t pid, int *target, int *tree, struct shim_err *err);
 
 #endif

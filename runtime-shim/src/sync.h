@@ -6,7 +6,9 @@
 #include "shim.h"
 
 enum shim_msg_type {
-	SHIM_MSG_GO = 1,	/* shim -> init: id maps written, go on; with
+	SHIM_MSG_ROOTFS = 1,	/* shim -> init: the rootfs directory, opened
+				 * by the shim in the init's mount namespace */
+	SHIM_MSG_GO,		/* shim -> init: id maps written, go on; with
 				 * the rootfs mounted idmapped attached, when
 				 * init is to use it (rootfs.c) */
 	SHIM_MSG_BPF_FD,	/* init -> shim: fsopen("bpf") fd attached */

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Which rootfs is mounted idmapped, and the warning when one cannot be. */
+#include <limits.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -107,6 +109,47 @@ static void test_warning_names_the_chown(void **state)
 	assert_contains(buf, "chown -R 200000:1200000 /r");
 }
 
+static void test_dir_hides(void **state)
+{
+	struct stat st = { .st_mode = S_IFDIR | 0700, .st_uid = 0 };
+
+	(void)state;
+	assert_true(shim_dir_hides(&st));
+	st.st_mode = S_IFDIR | 0744;	/* readable, not searchable */
+	assert_true(shim_dir_hides(&st));
+	st.st_mode = S_IFDIR | 0701;
+	assert_false(shim_dir_hides(&st));
+	st.st_mode = S_IFDIR | 0710;	/* root's group, or an ACL mask with x */
+	assert_false(shim_dir_hides(&st));
+	st.st_mode = S_IFDIR | 0700;
+	st.st_uid = 1000;		/* its owner is another user */
+	assert_false(shim_dir_hides(&st));
+	st.st_uid = 0;
+	st.st_mode = S_IFREG | 0600;
+	assert_false(shim_dir_hides(&st));
+}
+
+static void test_hidden_by_ancestor(void **state)
+{
+	char top[] = "/tmp/shim-hidden-XXXXXX", root[128], dir[PATH_MAX];
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();	/* the directories must be root's */
+	assert_non_null(mkdtemp(top));	/* 0700, root's */
+	snprintf(root, sizeof(root), "%s/rootfs", top);
+	assert_int_equal(mkdir(root, 0755), 0);
+	assert_int_equal(shim_rootfs_hidden_by(root, dir, sizeof(dir)), 1);
+	assert_string_equal(dir, top);
+	/* The rootfs's own mode does not count: its container owns it. */
+	assert_int_equal(chmod(top, 0755), 0);
+	assert_int_equal(chmod(root, 0700), 0);
+	assert_int_equal(shim_rootfs_hidden_by(root, dir, sizeof(dir)), 0);
+	assert_int_equal(shim_rootfs_hidden_by("relative", dir, sizeof(dir)), -1);
+	rmdir(root);
+	rmdir(top);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -114,6 +157,8 @@ int main(void)
 		cmocka_unit_test(test_plan_rootless_and_several),
 		cmocka_unit_test(test_idmap_lookups),
 		cmocka_unit_test(test_warning_names_the_chown),
+		cmocka_unit_test(test_dir_hides),
+		cmocka_unit_test(test_hidden_by_ancestor),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

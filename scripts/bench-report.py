@@ -29,8 +29,16 @@ META = {
     "bpf-prog_load_1k": ("BPF_PROG_LOAD, 1,000 instructions", "s"),
     "bpf-map_create": ("BPF_MAP_CREATE, array", "s"),
     "threads-latency": ("exit to event (thread-exit / waitpid)", "s"),
-    "threads-cpu-per-thread": ("supervisor CPU per thread (the shim's less its setup)", "s"),
+    "threads-cpu-per-thread": ("supervisor CPU per task (the shim's less its setup)", "s"),
 }
+
+# The supervision goals (issue 21, README "Goals"): each ratio's name
+# pattern, the bound it must stay within, and the wording.
+GOALS = [
+    ("threads-latency", " p99/waitpid p99", 2.0, "p99 exit to event within 2x the waitpid baseline"),
+    ("threads-cpu-per-thread", "/waitpid", 2.0, "CPU per task within 2x the waitpid baseline"),
+    ("threads-cpu-per-thread", "/idle host", 1.10, "busy host CPU per task within 10% of the idle host"),
+]
 
 
 def stats(values):
@@ -94,7 +102,34 @@ def ratios(bench, variants):
                 w = "waitpid/" + v[len("shim/"):]
                 if w in variants and variants[w]["p99"] > 0:
                     out[f"{v} p99/waitpid p99"] = s["p99"] / variants[w]["p99"]
+    if bench == "threads-cpu-per-thread":
+        for v, s in variants.items():
+            if not v.startswith("shim/"):
+                continue
+            w = "waitpid/" + v[len("shim/"):]
+            if w in variants and variants[w]["mean"] > 0:
+                out[f"{v}/waitpid"] = s["mean"] / variants[w]["mean"]
+            # The busy host against the idle one, same N and shape.
+            idle = v.rsplit("-", 1)[0] + "-noise0"
+            if v.endswith("-busy1000") and idle in variants and variants[idle]["mean"] > 0:
+                out[f"{v}/idle host"] = s["mean"] / variants[idle]["mean"]
     return out
+
+
+def goals(result):
+    """Each goal's ratio per variant, and every variant's share of events."""
+    rows = []
+    for bench, suffix, bound, what in GOALS:
+        for k, x in result["benchmarks"].get(bench, {}).get("ratios", {}).items():
+            if k.endswith(suffix):
+                rows.append((what, k, f"{x:.2f}", "met" if x <= bound else "missed"))
+    for bench, vs in result["events"].items():
+        for v, c in vs.items():
+            if v.startswith("shim/"):
+                share = c["received"] / c["expected"] if c["expected"] else 0
+                rows.append(("100% of tasks, no loss event", v, f"{share:.1%}",
+                             "met" if c["received"] == c["expected"] else "missed"))
+    return rows
 
 
 def fmt(x, unit):
@@ -230,6 +265,13 @@ def main():
         if image:
             md += ["", f"![{bench}]({image})"]
         md.append("")
+    result["goals"] = [dict(zip(("goal", "variant", "value", "verdict"), r)) for r in goals(result)]
+    if result["goals"]:
+        md += ["## Goals", "", "| goal | variant | value | verdict |", "|---|---|---|---|"]
+        md += [f"| {g['goal']} | {g['variant']} | {g['value']} | {g['verdict']} |" for g in result["goals"]]
+        md += ["", "A loss is a `thread-events-lost` event, which the notes show as failed.", ""]
+        with open(os.path.join(a.outdir, "results.json"), "w") as f:
+            json.dump(result, f, indent=1, sort_keys=True)
     if result["events"]:
         md += ["## Events received", "", "| benchmark | variant | received / expected |", "|---|---|---|"]
         for bench, vs in result["events"].items():

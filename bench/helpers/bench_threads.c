@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * bench_threads N short|long
+ * bench_threads N short|long|fork
  *
  * The thread-supervision workload: N threads, each of which records its
  * tid and the time (CLOCK_REALTIME, the clock of the shim's events) just
  * before it returns. short: created and ended as fast as possible, at
  * most RING alive at a time. long: all N alive together for a while,
- * then they end together. After the last join it prints "main TID" and
+ * then they end together. fork: as short, but each one a child process
+ * (fork, then _exit), its tid and time noted in shared memory: the
+ * process-shaped workload. After the last join it prints "main TID" and
  * one "exit TID TIME" line per thread, so the tids the supervisor reports
  * can be matched and the latency of each exit event measured.
  */
@@ -14,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "workload.h"
@@ -49,6 +53,41 @@ static void *thread_main(void *p)
 	return NULL;
 }
 
+/* N children, at most RING alive; each notes its tid and time, then exits. */
+static int processes(long n)
+{
+	struct slot *slots = mmap(NULL, (size_t)n * sizeof(*slots), PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pid_t *pids = calloc((size_t)n, sizeof(*pids));
+
+	if (slots == MAP_FAILED || !pids) {
+		perror("bench_threads: memory");
+		return 1;
+	}
+	for (long i = 0; i < n; i++) {
+		if (i >= RING && waitpid(pids[i - RING], NULL, 0) < 0) {
+			perror("bench_threads: waitpid");
+			return 1;
+		}
+		pids[i] = fork();
+		if (pids[i] < 0) {
+			perror("bench_threads: fork");
+			return 1;
+		}
+		if (pids[i] == 0) {
+			slots[i].tid = gettid();
+			slots[i].exited = realtime();
+			_exit(0);
+		}
+	}
+	for (long i = n > RING ? n - RING : 0; i < n; i++)
+		waitpid(pids[i], NULL, 0);
+	printf("main %d\n", (int)gettid());
+	for (long i = 0; i < n; i++)
+		printf("exit %d %.6f\n", (int)slots[i].tid, slots[i].exited);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct workload w = { 0 };
@@ -59,10 +98,12 @@ int main(int argc, char **argv)
 	int err;
 
 	if (argc != 3 || (n = strtol(argv[1], NULL, 10)) < 1 ||
-	    (strcmp(argv[2], "short") && strcmp(argv[2], "long"))) {
-		fprintf(stderr, "usage: bench_threads N short|long\n");
+	    (strcmp(argv[2], "short") && strcmp(argv[2], "long") && strcmp(argv[2], "fork"))) {
+		fprintf(stderr, "usage: bench_threads N short|long|fork\n");
 		return 2;
 	}
+	if (!strcmp(argv[2], "fork"))
+		return processes(n);
 	w.long_lived = !strcmp(argv[2], "long");
 	w.slots = calloc((size_t)n, sizeof(*w.slots));
 	args = calloc((size_t)n, sizeof(*args));

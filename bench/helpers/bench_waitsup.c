@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * bench_waitsup N short|long
+ * bench_waitsup N short|long|fork
  *
  * The baseline for thread supervision: a plain SIGCHLD + waitpid
  * supervisor of N processes, the cheapest exit notification the kernel
@@ -15,7 +15,10 @@
  *   short: started as fast as possible, at most RING alive at a time, the
  *          next as one is reaped;
  *   long:  all N alive together (they wait for the starter to close a pipe
- *          once the last has started), then they end together.
+ *          once the last has started), then they end together;
+ *   fork:  as short, but each child a process of its own (no CLONE_VM), as
+ *          the shim's process-shaped workload; the times it notes go
+ *          through shared memory.
  * Prints "lat SECONDS" per child and "cpu SECONDS": the supervising
  * thread's own user + system time from the first child on, as the shim's
  * figure is its own less its setup.
@@ -46,6 +49,7 @@ struct child {
 struct baseline {
 	long n;
 	int long_lived;
+	int process;		/* fork: children without CLONE_VM */
 	/* The children fill them in: no lookup at reap time. */
 	double *exited;		/* by child index */
 	int *index_by_pid;	/* kernel.pid_max entries, touched sparsely */
@@ -94,8 +98,8 @@ static void *starter(void *p)
 			while (sem_wait(&b->free_slots) < 0 && errno == EINTR)
 				;
 		b->children[i] = (struct child){ .b = b, .index = i };
-		pid = clone(child_main, b->stacks + (size_t)(i + 1) * STACK, CLONE_VM | SIGCHLD,
-			    &b->children[i]);
+		pid = clone(child_main, b->stacks + (size_t)(i + 1) * STACK,
+			    (b->process ? 0 : CLONE_VM) | SIGCHLD, &b->children[i]);
 		if (pid < 0) {
 			__atomic_store_n(&b->err, errno, __ATOMIC_RELAXED);
 			break;
@@ -147,10 +151,11 @@ static long read_pid_max(void)
 	return v;
 }
 
+/* Shared: a child that is a process of its own writes it too. */
 static void *sparse(size_t size)
 {
 	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		       MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
 	return p == MAP_FAILED ? NULL : p;
 }
@@ -165,17 +170,18 @@ int main(int argc, char **argv)
 	int err;
 
 	if (argc != 3 || (b.n = strtol(argv[1], NULL, 10)) < 1 ||
-	    (strcmp(argv[2], "short") && strcmp(argv[2], "long"))) {
-		fprintf(stderr, "usage: bench_waitsup N short|long\n");
+	    (strcmp(argv[2], "short") && strcmp(argv[2], "long") && strcmp(argv[2], "fork"))) {
+		fprintf(stderr, "usage: bench_waitsup N short|long|fork\n");
 		return 2;
 	}
 	b.long_lived = !strcmp(argv[2], "long");
+	b.process = !strcmp(argv[2], "fork");
 	b.pid_max = read_pid_max();
 	if (b.pid_max < 1) {
 		perror("bench_waitsup: /proc/sys/kernel/pid_max");
 		return 1;
 	}
-	b.exited = calloc((size_t)b.n, sizeof(double));
+	b.exited = sparse((size_t)b.n * sizeof(double));
 	b.index_by_pid = sparse((size_t)b.pid_max * sizeof(int));
 	b.stacks = sparse((size_t)b.n * STACK);
 	b.children = calloc((size_t)b.n, sizeof(*b.children));

@@ -43,22 +43,33 @@ static int map_fd(struct shim_taskwatch *w, const char *name, struct shim_err *e
 	return fd;
 }
 
-int shim_taskwatch_load(struct shim_taskwatch *w, struct shim_err *err)
+struct bpf_object *shim_taskwatch_open(struct shim_err *err)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = "shim_taskwatch");
+	struct bpf_object *obj;
+	int r;
+
+	libbpf_set_print(quiet);
+	obj = bpf_object__open_mem(shim_taskwatch_obj,
+				   (size_t)(shim_taskwatch_obj_end - shim_taskwatch_obj), &opts);
+	r = (int)libbpf_get_error(obj);
+	if (r) {
+		shim_fail(err, -r, "taskwatch: open the embedded BPF object");
+		return NULL;
+	}
+	return obj;
+}
+
+int shim_taskwatch_load(struct shim_taskwatch *w, struct shim_err *err)
+{
 	__u32 self = (__u32)gettid(), seed = SHIM_TW_SEED;
 	int followed, r;
 
 	memset(w, 0, sizeof(*w));
 	w->exits_fd = w->lost_fd = -1;
-	libbpf_set_print(quiet);
-	w->obj = bpf_object__open_mem(shim_taskwatch_obj,
-				      (size_t)(shim_taskwatch_obj_end - shim_taskwatch_obj), &opts);
-	r = (int)libbpf_get_error(w->obj);
-	if (r) {
-		w->obj = NULL;
-		return shim_fail(err, -r, "taskwatch: open the embedded BPF object");
-	}
+	w->obj = shim_taskwatch_open(err);
+	if (!w->obj)
+		return -1;
 	r = bpf_object__load(w->obj);
 	if (r)
 		return shim_fail(err, -r, "taskwatch: load the BPF program (root and a kernel with BTF needed)");

@@ -43,6 +43,8 @@ struct shim_taskwatch {
 	__u64 lost[SHIM_TW_LOST_NR];	/* as last read */
 };
 
+/* The embedded object, opened but not loaded (tests look into it). */
+struct bpf_object *shim_taskwatch_open(struct shim_err *err);
 /*
  * Load and attach the program with the calling thread as the seed, so
  * that the next task it creates (the container's init) and all that

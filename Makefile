@@ -4,28 +4,28 @@
 #   make check [KERNELS="patched patched-fred reference stock"] [SCENARIOS="pidfd token/20-token-create"] [KERNEL_DEBUG=1]
 #   make demo
 #
-# patched-fred boots the patched image with fred=on (scripts/lib.sh);
-# KERNEL_DEBUG=1 swaps in the debug image for both: patched-debug and
-# patched-debug-fred.
+# The kernels are the rows of scripts/kernels.tsv: each one's image and
+# how it is made, its command line (patched-fred is the patched image
+# with fred=on), its role in the matrix and its time limits. KERNELS
+# defaults to the table's default rows; KERNEL_DEBUG=1 runs each row's
+# debug kernel in its place (patched-debug, patched-debug-fred).
 
 SHELL := /bin/bash
 BUILD := $(CURDIR)/build
-KERNELS ?= patched patched-fred reference stock
+KERNELS ?=
 SCENARIOS ?=
 KERNEL_DEBUG ?=
+KERNEL_VARS := KERNELS="$(KERNELS)" KERNEL_DEBUG="$(KERNEL_DEBUG)"
+# The steps that make the images of the kernels to run: kernel,
+# kernel-debug, prebuilt (an unknown name gives none: kernel-filter fails).
+IMAGE_STEPS := $(shell $(KERNEL_VARS) scripts/kernels.sh steps 2>/dev/null)
 
-ifeq ($(KERNEL_DEBUG),1)
-MATRIX_KERNELS := $(patsubst patched%,patched-debug%,$(KERNELS))
-else
-MATRIX_KERNELS := $(KERNELS)
-endif
-
-.PHONY: scenario-filter help deps kernel-tree kernel kernel-debug prebuilt upstream-selftests bpf-tools deb userspace rootfs unit-tests check demo series-check install uninstall install-shim uninstall-shim install-bpf-tools uninstall-bpf-tools clean
+.PHONY: scenario-filter kernel-filter help deps kernel-tree kernel kernel-debug prebuilt upstream-selftests bpf-tools deb userspace rootfs unit-tests check demo series-check install uninstall install-shim uninstall-shim install-bpf-tools uninstall-bpf-tools clean
 
 help:
 	@echo "make demo        boot the patched guest and show delegated BPF in a container"
 	@echo "make check       host unit tests, then the scenarios on the kernel matrix"
-	@echo "  KERNELS=...    kernels to run (default: patched patched-fred reference stock;"
+	@echo "  KERNELS=...    kernels to run, rows of scripts/kernels.tsv (default: $$(scripts/kernels.sh names);"
 	@echo "                 patched-fred is the patched image booted with fred=on)"
 	@echo "  SCENARIOS=...  groups or group/name to run (default: all)"
 	@echo "  KERNEL_DEBUG=1 use the KASAN/lockdep/kmemleak build of the patched kernel"
@@ -56,9 +56,9 @@ kernel: kernel-tree
 kernel-debug: kernel
 	@scripts/kernel-build.sh debug
 
+# Every image of scripts/kernels.tsv that comes from a Debian package.
 prebuilt: deps
-	@scripts/fetch-prebuilt-kernel.sh reference
-	@scripts/fetch-prebuilt-kernel.sh stock
+	@scripts/fetch-prebuilt-kernel.sh
 
 # Upstream's BPF token selftest from linux-source-6.12, with the reference
 # kernel's types (scenarios/token/90-upstream-selftests).
@@ -94,14 +94,18 @@ unit-tests: deps
 scenario-filter:
 	@scripts/scenario-filter.sh $(SCENARIOS)
 
+# Likewise a kernel name without a row in scripts/kernels.tsv.
+kernel-filter:
+	@names=$$($(KERNEL_VARS) scripts/kernels.sh names) && echo "==> kernels: $$names"
+
 # A full check also runs the quick bench once, so that it cannot rot; it
 # asserts only that the bench runs and its numbers are well-formed.
-check: scenario-filter unit-tests kernel $(if $(KERNEL_DEBUG),kernel-debug) prebuilt rootfs
+check: scenario-filter kernel-filter unit-tests $(IMAGE_STEPS) rootfs
 	@rm -f $(BUILD)/results/bench/summary
 	@$(if $(SCENARIOS)$(KERNEL_DEBUG),,scripts/bench.sh --check)
-	@KERNELS="$(MATRIX_KERNELS)" scripts/run-matrix.sh $(SCENARIOS)
+	@$(KERNEL_VARS) scripts/run-matrix.sh $(SCENARIOS)
 
-# make bench [KERNEL=patched|reference|stock|patched-fred] [BENCH_QUICK=1]
+# make bench [KERNEL=a row of scripts/kernels.tsv, default patched] [BENCH_QUICK=1]
 bench: kernel prebuilt rootfs
 	@scripts/bench.sh
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# make bench: boot one kernel of the matrix (KERNEL=, default patched) with
-# the benchmarks as the guest's job, and turn what they print into
-# build/results/bench/KERNEL/results.{json,md} and a plot per benchmark.
-# A patched kernel's token BPF figures are set beside the reference's,
+# make bench: boot one kernel of the matrix (KERNEL=, default the table's
+# first kernel under test, patched) with the benchmarks as the guest's
+# job, and turn what they print into build/results/bench/KERNEL/results.
+# {json,md} and a plot per benchmark. A kernel under test has its token
+# BPF figures set beside the oracle's (reference, scripts/kernels.tsv),
 # measured the same way in a second guest booted alongside.
 # Usage: bench.sh [--check]   (BENCH_QUICK=1: a few runs of the smallest cases)
 #   --check: the quick bench as part of make check: asserts only that the
@@ -14,7 +15,8 @@ source "$(dirname "$0")/lib.sh"
 
 check=
 [ "${1:-}" = --check ] && check=1
-kernel=${KERNEL:-patched}
+kernel=${KERNEL:-$(kernels_with under-test | sed -n 1p)}
+kernel_row "$kernel" || die "no kernel $kernel in scripts/kernels.tsv"
 [ -n "$check" ] && BENCH_QUICK=1
 out=$build_dir/results/bench
 mkdir -p "$out"
@@ -31,13 +33,14 @@ pids=()
 say "bench: $kernel${BENCH_QUICK:+ (quick)}"
 boot "$kernel" $append & pids+=($!)
 reference=
-if [[ $kernel == patched* ]]; then
-	reference=$out/reference-token
-	boot reference $append guest.bench_steps=bpf & pids+=($!)
+oracle=$(kernels_with oracle | sed -n 1p)
+if [ "$k_role" = under-test ] && [ -n "$oracle" ]; then
+	reference=$out/$oracle-token
+	boot "$oracle" $append guest.bench_steps=bpf & pids+=($!)
 fi
 rc=0
 for p in "${pids[@]}"; do wait "$p" || rc=1; done
-[ -z "$reference" ] || { rm -rf "$reference"; mv "$out/reference" "$reference"; }
+[ -z "$reference" ] || { rm -rf "$reference"; mv "$out/$oracle" "$reference"; }
 
 report=("$repo_root/scripts/bench-report.py" "$out/$kernel" "$kernel" "$out/$kernel/tap"
 	--steps "$log_dir/steps.tsv" --matrix-tap "$results_dir/$kernel/tap")

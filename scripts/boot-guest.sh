@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Boot one kernel of the matrix under QEMU with the guest initramfs and
-# collect its results: build/results/KERNEL/{console.log,tap}. KERNEL
-# names an image in build/images, or a variant in lib.sh's table.
+# collect its results: build/results/KERNEL/{console.log,tap}. KERNEL is a
+# row of scripts/kernels.tsv: its image, command line, time limits.
 # Fails when the guest hangs, stops early, or its console shows an oops,
-# BUG, WARNING, KASAN or kmemleak report or panic, or a debug kernel's
-# kmemleak did not scan. A guest that KVM stops mid-run boots again
-# under TCG and runs the scenarios after the last one it reported.
+# BUG, WARNING, KASAN or kmemleak report or panic, or the kmemleak of an
+# image built with it did not scan. A guest that KVM stops mid-run boots
+# again under TCG and runs the scenarios after the last one it reported.
 # Usage: boot-guest.sh KERNEL [check|demo|bench] [SCENARIO...]
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -15,33 +15,27 @@ kernel=${1:?usage: boot-guest.sh KERNEL [check|demo|bench] [SCENARIO...]}
 mode=${2:-check}
 shift $(( $# >= 2 ? 2 : 1 ))
 scenarios=$(IFS=,; echo "$*")
-# patched-fred is the patched image booted with fred=on (lib.sh).
-read -r image_name extra_args <<<"${guest_variants[$kernel]:-$kernel}"
-image=$build_dir/images/$image_name.bzImage
+kernel_row "$kernel" || die "no kernel $kernel in scripts/kernels.tsv"
+image=$build_dir/images/$k_image.bzImage
 initrd=$build_dir/rootfs/initrd.cpio.gz
 results=$results_dir/$kernel
-# A hang detector for the whole boot: every scenario has a limit of its
-# own, and all of them together take about 25 minutes under TCG.
-limit=${GUEST_TIMEOUT:-2700}
+# A hang detector for the whole boot (the row's limit): every scenario has
+# a limit of its own, and all of them together take about 25 minutes
+# under TCG.
+limit=${GUEST_TIMEOUT:-$k_limit}
 [ -f "$image" ] || die "$image missing"
 [ -f "$initrd" ] || die "$initrd missing: run 'make rootfs'"
+# kmemleak's final scan (guest-rootfs/overlay/init) is required of an
+# image built with it: only then does a clean console say something.
+kmemleak=
+if grep -qsx 'CONFIG_DEBUG_KMEMLEAK=y' "$build_dir/images/$k_image.config"; then kmemleak=1; fi
 
 append="console=ttyS0 rdinit=/init panic=-1 loglevel=6 lsm=landlock,lockdown,yama,integrity,bpf"
-append+="${extra_args:+ $extra_args} guest.mode=$mode${scenarios:+ guest.scenarios=$scenarios} ${GUEST_APPEND:-}"
-# KASAN, lockdep and kmemleak under TCG: measured up to 60 times slower.
-if [[ $image_name == *-debug ]]; then
-	limit=${GUEST_TIMEOUT:-5400}
-	append+=" guest.timeout_scale=${DEBUG_TIMEOUT_SCALE:-8}"
-	# 4-level paging: identify_cpu() clears the boot CPU's feature words
-	# before it reads CPUID again, so for that moment 6.1 believes LA57
-	# (which -cpu max has) is off, and KASAN calls any interrupt handler's
-	# access to the 5-level direct map a wild-memory-access. Seen once:
-	# "BUG: KASAN: wild-memory-access in do_raw_spin_lock" from
-	# handle_edge_irq, interrupting cpu_detect() at 1.9 s.
-	append+=" no5lvl"
-elif [ -n "${GUEST_TIMEOUT_SCALE:-}" ]; then
-	append+=" guest.timeout_scale=$GUEST_TIMEOUT_SCALE"
-fi
+append+="${k_args:+ $k_args} guest.mode=$mode${scenarios:+ guest.scenarios=$scenarios} ${GUEST_APPEND:-}"
+# The row's scale, times GUEST_TIMEOUT_SCALE (run-matrix.sh: a second
+# matrix may take half of the cores).
+scale=$((k_scale * ${GUEST_TIMEOUT_SCALE:-1}))
+[ "$scale" -eq 1 ] || append+=" guest.timeout_scale=$scale"
 
 # A run whose every input is unchanged would print the same results: a
 # clean earlier run (guest finished, nothing failed, console clean) is
@@ -149,9 +143,7 @@ oops=$(grep -nE 'Oops|BUG:|WARNING:|KASAN|Kernel panic|general protection fault|
 [ -z "$oops" ] || problem="${problem:+$problem; }kernel reported a problem:
 $oops"
 [ -n "$problem" ] || grep -q '^# guest: done' "$results/tap" || problem="guest stopped before the scenarios finished"
-# Debug kernels: a console without kmemleak reports says something only
-# if the guest's final scan ran (guest-rootfs/overlay/init).
-if [[ $image_name == *-debug ]] && ! grep -q '^# guest: kmemleak scanned' "$results/tap"; then
+if [ -n "$kmemleak" ] && ! grep -q '^# guest: kmemleak scanned' "$results/tap"; then
 	problem="${problem:+$problem; }kmemleak did not scan at the end of the run"
 fi
 

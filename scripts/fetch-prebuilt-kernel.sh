@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# Fetch one of Debian's prebuilt cloud kernels with apt-get download and
-# unpack its bzImage into build/images.
-# Usage: fetch-prebuilt-kernel.sh reference|stock
+# Fetch one of Debian's prebuilt kernels with apt-get download and unpack
+# its bzImage into build/images: IMAGE is a row's image in
+# scripts/kernels.tsv whose source is apt:PACKAGE (a meta package, such
+# as linux-image-cloud-amd64). Without IMAGE, every such image.
+# Usage: fetch-prebuilt-kernel.sh [IMAGE]
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-name=${1:?usage: fetch-prebuilt-kernel.sh reference|stock}
-case $name in
-reference) meta=linux-image-6.12-cloud-amd64 ;;
-stock) meta=linux-image-cloud-amd64 ;;
-*) die "unknown prebuilt kernel '$name' (reference or stock)" ;;
-esac
+if [ $# -eq 0 ]; then
+	for name in $(kernel_rows | awk '$3 ~ /^apt:/ && !seen[$2]++ { print $2 }'); do
+		"$0" "$name"
+	done
+	exit 0
+fi
+name=$1
+meta=$(kernel_rows | awk -v image="$name" '$2 == image && $3 ~ /^apt:/ { sub(/^apt:/, "", $3); print $3; exit }')
+[ -n "$meta" ] || die "no image $name from apt:PACKAGE in scripts/kernels.tsv"
 
 image=$build_dir/images/$name.bzImage
 # Its loop module, which the guest's /init loads (Debian builds loop as a

@@ -22,15 +22,55 @@ guest_machine=(-cpu max -smp 2 -m 2048 -nodefaults -no-user-config -display none
 # 6.1 stalled at the same site; one thread: no failure in the same runs.
 # shellcheck disable=SC2034
 tcg_accel=tcg,thread=single
-# Matrix kernels that boot another kernel's image with more on its
-# command line: NAME -> "IMAGE ARG...". Any other NAME boots
-# build/images/NAME.bzImage as it is. FRED is off unless fred=on, so
-# the patched image runs the suite once each way.
-# shellcheck disable=SC2034
-declare -gA guest_variants=(
-	[patched-fred]="patched fred=on"
-	[patched-debug-fred]="patched-debug fred=on"
-)
+# The kernel matrix (scripts/kernels.tsv says what each column means).
+kernels_table=${KERNELS_TABLE:-$repo_root/scripts/kernels.tsv}
+# Results folders beside the kernels' own (build/results/NAME).
+kernel_reserved=(unit bench demo)
+
+# kernel_rows: the table's rows, without comments and blank lines.
+kernel_rows() { grep -vE '^[[:space:]]*(#|$)' "$kernels_table"; }
+
+# kernel_row NAME: set k_image, k_from, k_role, k_scale, k_limit,
+# k_default, k_debug and k_args (empty for "-") from NAME's row; fails
+# when the table has no such row, dies when the row is malformed.
+kernel_row() {
+	local _name
+	# shellcheck disable=SC2034 # the row's fields are for the caller
+	while read -r _name k_image k_from k_role k_scale k_limit k_default k_debug k_args; do
+		[ "$_name" = "$1" ] || continue
+		[ "$k_args" != - ] || k_args=
+		case $k_role in under-test | oracle | control) ;;
+		*) die "$kernels_table: $_name: role '$k_role' (under-test, oracle or control)" ;; esac
+		[[ $k_scale =~ ^[1-9][0-9]*$ && $k_limit =~ ^[1-9][0-9]*$ ]] ||
+			die "$kernels_table: $_name: scale and limit are whole numbers"
+		[[ " ${kernel_reserved[*]} " != *" $_name "* ]] ||
+			die "$kernels_table: $_name: a kernel may not be named as a results folder (${kernel_reserved[*]})"
+		return 0
+	done < <(kernel_rows)
+	return 1
+}
+
+# matrix_kernels [NAME...]: the kernels to run, one a line: the names
+# given, or the table's defaults; with KERNEL_DEBUG set, each row's debug
+# kernel in its place. Dies on a name the table lacks.
+matrix_kernels() {
+	local _names=("$@") _name
+	[ $# -gt 0 ] || mapfile -t _names < <(kernel_rows | awk '$7 == "yes" { print $1 }')
+	for _name in "${_names[@]}"; do
+		kernel_row "$_name" ||
+			die "no kernel $_name in scripts/kernels.tsv; it has: $(kernel_rows | awk '{ print $1 }' | paste -sd ' ')"
+		if [ -n "${KERNEL_DEBUG:-}" ] && [ "$k_debug" != - ]; then
+			_name=$k_debug
+			kernel_row "$_name" || die "scripts/kernels.tsv: the debug kernel $_name has no row"
+		fi
+		echo "$_name"
+	done
+}
+
+# kernels_with ROLE: the default kernels of that role, in table order
+# (the demo's and the bench's choices).
+kernels_with() { kernel_rows | awk -v role="$1" '$4 == role && $7 == "yes" { print $1 }'; }
+
 # Build outputs that rootfs-pack.sh puts in the guest's /opt/scenarios
 # beside the groups: a scenario group may not take one of these names
 # (scenario-filter.sh refuses it).

@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
-# Boot every kernel of the matrix, run the scenarios, and judge the results:
-#   patched, patched-fred (the same image with fred=on) and reference:
-#          every scenario passes, and each patched* kernel agrees with
-#          the reference;
-#   stock: features it lacks are reported unsupported with a reason,
-#          everything else passes; no hang, no crash anywhere.
+# Boot every kernel of the matrix, run the scenarios, and judge the results
+# by each kernel's role (scripts/kernels.tsv):
+#   under-test (patched, patched-fred: the same image with fred=on):
+#            every scenario passes, and agrees with the oracle;
+#   oracle (reference): every scenario passes;
+#   control (stock): features it lacks are reported unsupported with a
+#            reason, everything else passes;
+#   no hang, no crash anywhere.
 # Ends with "N skipped (...)" and then "N passed, N failed" (host unit
 # tests included).
-# Usage: run-matrix.sh [SCENARIO...]   (KERNELS="patched patched-fred reference stock")
+# Usage: run-matrix.sh [SCENARIO...]   (KERNELS="patched reference", KERNEL_DEBUG=1; default: the table's)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 "$repo_root/scripts/scenario-filter.sh" "$@"
-# shellcheck disable=SC2206 # KERNELS: names split at spaces
-kernels=(${KERNELS:-patched patched-fred reference stock})
+# shellcheck disable=SC2086 # KERNELS: names split at spaces
+list=$(matrix_kernels ${KERNELS:-})
+mapfile -t kernels <<<"$list"
+declare -A role
+for k in "${kernels[@]}"; do kernel_row "$k"; role[$k]=$k_role; done
 results=$results_dir
 passed=0 failed=0 skipped=0
 failures=()
@@ -77,9 +82,9 @@ for id in "${ids[@]}"; do
 	for k in "${kernels[@]}"; do
 		st=${status[$k,$id]:-missing}
 		printf " %-${width}s" "$st"
-		case $k,$st in
-		stock,pass) passed=$((passed + 1)) ;;
-		stock,skip)
+		case ${role[$k]},$st in
+		control,pass) passed=$((passed + 1)) ;;
+		control,skip)
 			if [[ ${reason[$k,$id]} == unsupported:* ]]; then skipped=$((skipped + 1))
 			else fail "$k $id: skipped without an 'unsupported:' reason"; fi ;;
 		*,pass) passed=$((passed + 1)) ;;
@@ -94,17 +99,18 @@ for id in "${ids[@]}"; do
 	done
 	echo
 done
-# Every patched kernel (debug build, fred=on) must agree with the reference.
-if [[ " ${kernels[*]} " == *" reference "* ]]; then
-	for ours in "${kernels[@]}"; do
-		[[ $ours == patched* ]] || continue
+# Every kernel under test (debug build, fred=on) must agree with the oracle.
+for ours in "${kernels[@]}"; do
+	[ "${role[$ours]}" = under-test ] || continue
+	for oracle in "${kernels[@]}"; do
+		[ "${role[$oracle]}" = oracle ] || continue
 		for id in "${ids[@]}"; do
-			a=${status[$ours,$id]:-missing} b=${status[reference,$id]:-missing}
+			a=${status[$ours,$id]:-missing} b=${status[$oracle,$id]:-missing}
 			# A missing result has failed above already.
-			[ "$a" = missing ] || [ "$b" = missing ] || [ "$a" = "$b" ] || fail "disagreement on $id: $ours=$a reference=$b"
+			[ "$a" = missing ] || [ "$b" = missing ] || [ "$a" = "$b" ] || fail "disagreement on $id: $ours=$a $oracle=$b"
 		done
 	done
-fi
+done
 # Host unit tests, run earlier by `make unit-tests`.
 if [ -f "$results/unit/summary" ]; then
 	read -r up uf < "$results/unit/summary"
@@ -139,6 +145,6 @@ if [ ${#problems[@]} -gt 0 ]; then
 	done
 fi
 echo
-echo "$skipped skipped (features the stock kernel reports unsupported)"
+echo "$skipped skipped (features a control kernel reports unsupported)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -8,6 +8,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/bin" "$tmp/build/images" "$tmp/build/rootfs"
 for image in fake patched patched-debug; do : > "$tmp/build/images/$image.bzImage"; done
+# The debug image is built with kmemleak: its final scan is required.
+echo CONFIG_DEBUG_KMEMLEAK=y > "$tmp/build/images/patched-debug.config"
+# The project's kernel table and a made-up row for the stand-in's image.
+export KERNELS_TABLE=$tmp/kernels.tsv
+{ cat "$repo/scripts/kernels.tsv"; echo "fake fake kernel under-test 1 2700 - - -"; } > "$KERNELS_TABLE"
 : > "$tmp/build/rootfs/initrd.cpio.gz"
 # The stand-in writes the two serial files as FAKE_QEMU says.
 cat > "$tmp/bin/qemu-system-x86_64" <<'FAKE'
@@ -109,10 +114,10 @@ launch ok 0 'fake: guest finished' "a clean run"
 RERUN='' launch hang 0 'fake: inputs unchanged since the clean run' "an unchanged clean run is reused"
 launch hang 1 'error: fake: guest hung' "GUEST_RERUN=1 boots again"
 RERUN='' launch hang 1 'error: fake: guest hung' "a failed run is never reused"
-# Kernel names that are an image plus command-line arguments (lib.sh).
+# Kernel names that are an image plus command-line arguments (kernels.tsv).
 booted patched patched '^console=ttyS0 ' 'fred=|no5lvl' "patched boots patched.bzImage without fred="
 booted patched-fred patched ' fred=on ' 'timeout_scale' "patched-fred boots patched.bzImage with fred=on"
-booted patched-debug-fred patched-debug ' fred=on .*guest\.timeout_scale=8 no5lvl' '^$' \
+booted patched-debug-fred patched-debug ' fred=on no5lvl .*guest\.timeout_scale=8$' '^$' \
 	"patched-debug-fred boots patched-debug.bzImage with fred=on, the debug time limits and 4-level paging"
 KERNEL=patched-fred RERUN='' launch hang 0 'patched-fred: inputs unchanged since the clean run' \
 	"patched-fred's clean run is reused"

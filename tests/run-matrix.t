@@ -1,17 +1,28 @@
 #!/usr/bin/env bash
 # Host test of the matrix's judgement against a stand-in QEMU: every
-# patched* kernel is held to the reference, and stock may only skip with
-# an 'unsupported:' reason.
+# kernel under test is held to the oracle, and a control may only skip
+# with an 'unsupported:' reason; roles come from the kernel table, where
+# a new prebuilt kernel or boot variant is one row.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/bin" "$tmp/build/images" "$tmp/build/rootfs"
-for image in patched reference stock; do echo "$image" > "$tmp/build/images/$image.bzImage"; done
+for image in patched reference stock next; do echo "$image" > "$tmp/build/images/$image.bzImage"; done
+# The project's table and two made-up rows, one line each: a prebuilt
+# kernel under test with an image of its own, and a boot variant of the
+# stock image as a second control.
+export KERNELS_TABLE=$tmp/kernels.tsv
+{
+	cat "$repo/scripts/kernels.tsv"
+	echo "next          next   apt:linux-image-next          under-test  1  2700  -  -  -"
+	echo "stock-nosmt   stock  apt:linux-image-cloud-amd64   control     1  2700  -  -  nosmt"
+} > "$KERNELS_TABLE"
 : > "$tmp/build/rootfs/initrd.cpio.gz"
 # The stand-in passes g/10-a on every kernel but stock, which skips it;
-# FAKE_FRED=fail fails it on every kernel booted with fred=on.
+# FAKE_FRED=fail fails it on every kernel booted with fred=on, and on
+# the image "next".
 cat > "$tmp/bin/qemu-system-x86_64" <<'FAKE'
 #!/usr/bin/env bash
 [ "$1" = --version ] && { echo "QEMU emulator version 0 (stand-in)"; exit 0; }
@@ -27,7 +38,7 @@ done
 # FAKE_STOP=reference: the reference's guest stops before its results.
 [ "$image" = "${FAKE_STOP:-}" ] && exit 0
 if [ "$image" = stock ]; then echo "ok 1 - g/10-a # SKIP unsupported: no a"
-elif [[ " $append " == *" fred=on "* && $FAKE_FRED == fail ]]; then echo "not ok 1 - g/10-a # exit 1"
+elif [[ " $append " == *" fred=on "* || $image == next ]] && [ "$FAKE_FRED" = fail ]; then echo "not ok 1 - g/10-a # exit 1"
 else echo "ok 1 - g/10-a # 1s"; fi > "${serials[1]}"
 echo "# guest: done" >> "${serials[1]}"
 FAKE
@@ -45,7 +56,7 @@ expect() {
 	n=$((n + 1))
 	if grep -qE "$1" <<<"$out"; then echo "ok $n - $2"; else echo "not ok $n - $2"; sed 's/^/# /' <<<"$out"; failed=1; fi
 }
-echo "1..10"
+echo "1..14"
 matrix pass patched patched-fred reference stock
 expect '^g/10-a +pass +pass +pass +skip *$' "one column per kernel, patched-fred included"
 expect '^3 passed, 0 failed$' "patched, patched-fred and reference pass, stock skips"
@@ -63,4 +74,11 @@ if grep -q disagreement <<<"$out"; then
 	echo "not ok $n - a missing result is no disagreement on top"; sed 's/^/# /' <<<"$out"; failed=1
 else echo "ok $n - a missing result is no disagreement on top"; fi
 expect '^  reference: guest stopped before the scenarios finished' "why the guest ended badly comes last, where a log's tail shows it"
+matrix pass patched next reference stock stock-nosmt
+expect '^g/10-a +pass +pass +pass +skip +skip *$' "a made-up row is a column: a prebuilt kernel and a boot variant"
+expect '^3 passed, 0 failed$' "the new kernel under test passes; the second control skips, as its role allows"
+matrix fail next reference
+expect '^  disagreement on g/10-a: next=fail reference=pass$' "the new kernel under test is held to the oracle"
+matrix pass patched nosuch
+expect '^error: no kernel nosuch in scripts/kernels.tsv' "a name without a row fails before anything boots"
 exit $failed

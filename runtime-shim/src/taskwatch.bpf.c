@@ -38,8 +38,10 @@ struct {
 	__uint(max_entries, SHIM_TW_RING_BYTES);
 } exits SEC(".maps");
 
+/* Mapped by the shim: it reads the counts without a system call. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
 	__uint(max_entries, SHIM_TW_LOST_NR);
 	__type(key, __u32);
 	__type(value, __u64);

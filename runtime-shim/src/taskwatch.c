@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -21,6 +22,9 @@ __asm__(".section .rodata\n"
 	"shim_taskwatch_obj_end:\n"
 	".previous\n");
 extern const char shim_taskwatch_obj[], shim_taskwatch_obj_end[];
+
+/* An mmapable array's values from offset 0, 8 bytes each: one page. */
+#define LOST_MAP_BYTES 4096
 
 static const char *const progs[] = { "taskwatch_fork", "taskwatch_exit", "taskwatch_exec" };
 
@@ -64,6 +68,7 @@ int shim_taskwatch_load(struct shim_taskwatch *w, struct shim_err *err)
 {
 	__u32 self = (__u32)gettid(), seed = SHIM_TW_SEED;
 	int followed, r;
+	void *map;
 
 	memset(w, 0, sizeof(*w));
 	w->exits_fd = w->lost_fd = -1;
@@ -78,6 +83,11 @@ int shim_taskwatch_load(struct shim_taskwatch *w, struct shim_err *err)
 	w->lost_fd = map_fd(w, "lost", err);
 	if (followed < 0 || w->exits_fd < 0 || w->lost_fd < 0)
 		return -1;
+	/* Read after every batch of exits: a load, not a bpf(2) call each. */
+	map = mmap(NULL, LOST_MAP_BYTES, PROT_READ, MAP_SHARED, w->lost_fd, 0);
+	if (map == MAP_FAILED)
+		return shim_fail(err, errno, "taskwatch: mmap the loss counts");
+	w->lost_map = map;
 	/* Seeded before it runs: the first fork it sees may be ours. */
 	if (bpf_map_update_elem(followed, &self, &seed, BPF_ANY))
 		return shim_fail(err, errno, "taskwatch: seed the table with the shim's TID %u", self);
@@ -99,15 +109,15 @@ int shim_taskwatch_load(struct shim_taskwatch *w, struct shim_err *err)
 int shim_taskwatch_lost(struct shim_taskwatch *w, const char **what)
 {
 	static const char *const why[SHIM_TW_LOST_NR] = {
-		[SHIM_TW_LOST_TABLE] = "the BPF table of followed tasks was full: a new task of the container is not followed",
-		[SHIM_TW_LOST_RING] = "the BPF ring buffer was full: an exit of the container is not reported",
+		[SHIM_TW_LOST_TABLE] = "the BPF table of followed tasks was full: new tasks of the container are not followed",
+		[SHIM_TW_LOST_RING] = "the BPF ring buffer was full: exits of the container are not reported",
 	};
 	int grew = 0;
 
 	for (__u32 k = 0; k < SHIM_TW_LOST_NR; k++) {
-		__u64 n = 0;
+		__u64 n = w->lost_map[k];
 
-		if (bpf_map_lookup_elem(w->lost_fd, &k, &n) == 0 && n != w->lost[k]) {
+		if (n != w->lost[k]) {
 			w->lost[k] = n;
 			*what = why[k];
 			grew = 1;
@@ -118,6 +128,8 @@ int shim_taskwatch_lost(struct shim_taskwatch *w, const char **what)
 
 void shim_taskwatch_free(struct shim_taskwatch *w)
 {
+	if (w->lost_map)
+		munmap((void *)w->lost_map, LOST_MAP_BYTES);
 	for (size_t i = 0; i < ARRAY_SIZE(w->links); i++)
 		bpf_link__destroy(w->links[i]);
 	bpf_object__close(w->obj);

@@ -40,6 +40,7 @@ struct shim_taskwatch {
 	struct bpf_link *links[3];
 	int exits_fd;		/* the ring buffer's map, to poll and consume */
 	int lost_fd;
+	const volatile __u64 *lost_map;	/* the program's counts, mapped */
 	__u64 lost[SHIM_TW_LOST_NR];	/* as last read */
 };
 

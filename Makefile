@@ -20,7 +20,7 @@ KERNEL_VARS := KERNELS="$(KERNELS)" KERNEL_DEBUG="$(KERNEL_DEBUG)"
 # kernel-debug, prebuilt (an unknown name gives none: kernel-filter fails).
 IMAGE_STEPS := $(shell $(KERNEL_VARS) scripts/kernels.sh steps 2>/dev/null)
 
-.PHONY: scenario-filter kernel-filter help deps kernel-tree kernel kernel-debug prebuilt upstream-selftests bpf-tools deb userspace rootfs unit-tests check demo series-check install uninstall install-shim uninstall-shim install-bpf-tools uninstall-bpf-tools clean
+.PHONY: check-start scenario-filter kernel-filter help deps kernel-tree kernel kernel-debug prebuilt upstream-selftests bpf-tools deb userspace rootfs unit-tests check demo series-check install uninstall install-shim uninstall-shim install-bpf-tools uninstall-bpf-tools clean
 
 help:
 	@echo "make demo        boot the patched guest and show delegated BPF in a container"
@@ -98,12 +98,20 @@ scenario-filter:
 kernel-filter:
 	@names=$$($(KERNEL_VARS) scripts/kernels.sh names) && echo "==> kernels: $$names"
 
+# This check's step times start afresh (build/steps.tsv, which tally.sh
+# prints before its count).
+check-start:
+	@mkdir -p $(BUILD) && : > $(BUILD)/steps.tsv && date +%s > $(BUILD)/.check-start
+
 # A full check also runs the quick bench once, so that it cannot rot; it
 # asserts only that the bench runs and its numbers are well-formed.
-check: scenario-filter kernel-filter unit-tests $(IMAGE_STEPS) rootfs
-	@rm -f $(BUILD)/results/bench/summary
-	@$(if $(SCENARIOS)$(KERNEL_DEBUG),,scripts/bench.sh --check)
+BENCH_CHECK := $(if $(SCENARIOS)$(KERNEL_DEBUG),,1)
+# Last, the one count: the host unit tests' TAP, each kernel's, the
+# quick bench's (tally.sh), ending with "N passed, N failed".
+check: check-start scenario-filter kernel-filter unit-tests $(IMAGE_STEPS) rootfs
+	@$(if $(BENCH_CHECK),scripts/bench.sh --check)
 	@$(KERNEL_VARS) scripts/run-matrix.sh $(SCENARIOS)
+	@$(KERNEL_VARS) scripts/tally.sh $(BUILD)/results/unit/tap $(if $(BENCH_CHECK),$(BUILD)/results/bench/check.tap)
 
 # make bench [KERNEL=a row of scripts/kernels.tsv, default patched] [BENCH_QUICK=1]
 bench: kernel prebuilt rootfs

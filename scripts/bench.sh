@@ -7,8 +7,8 @@
 # measured the same way in a second guest booted alongside.
 # Usage: bench.sh [--check]   (BENCH_QUICK=1: a few runs of the smallest cases)
 #   --check: the quick bench as part of make check: asserts only that the
-#   bench runs and its numbers are well-formed, and writes "passed failed"
-#   to build/results/bench/summary for run-matrix.sh.
+#   bench runs and its numbers are well-formed, as one TAP test point in
+#   build/results/bench/check.tap for tally.sh.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -20,6 +20,8 @@ kernel_row "$kernel" || die "no kernel $kernel in scripts/kernels.tsv"
 [ -n "$check" ] && BENCH_QUICK=1
 out=$build_dir/results/bench
 mkdir -p "$out"
+# A check that stops early must leave no earlier run's result for tally.sh.
+[ -z "$check" ] || rm -f "$out/check.tap"
 append=${BENCH_QUICK:+guest.bench_quick=1}
 
 # One guest set at a time: the figures need the cores to themselves.
@@ -43,13 +45,13 @@ for p in "${pids[@]}"; do wait "$p" || rc=1; done
 [ -z "$reference" ] || { rm -rf "$reference"; mv "$out/$oracle" "$reference"; }
 
 report=("$repo_root/scripts/bench-report.py" "$out/$kernel" "$kernel" "$out/$kernel/tap"
-	--steps "$log_dir/steps.tsv" --matrix-tap "$results_dir/$kernel/tap")
+	--steps "$steps_file" --matrix-tap "$results_dir/$kernel/tap")
 [ -z "$reference" ] || report+=(--reference "$reference/tap")
 if [ -n "$check" ]; then
-	passed=0 failed=0
-	if [ "$rc" -eq 0 ] && "${report[@]}" --check; then passed=1; else failed=1; fi
-	echo "$passed $failed" > "$out/summary"
-	say "bench: quick run $([ "$failed" = 0 ] && echo well-formed || echo FAILED) (build/results/bench/$kernel)"
+	what="quick bench on $kernel: runs, every number well-formed (build/results/bench/$kernel)"
+	if [ "$rc" -eq 0 ] && "${report[@]}" --check; then result="ok 1 - $what"; else result="not ok 1 - $what"; fi
+	printf '1..1\n%s\n' "$result" > "$out/check.tap"
+	say "bench: $result"
 	exit 0
 fi
 [ "$rc" -eq 0 ] || die "a bench guest failed (build/results/bench/*/console.log)"

@@ -131,7 +131,7 @@ if [ -f "$results/boot1.kvm-failed" ] && ! grep -q '^# guest: done' "$results/ta
 fi
 rm -f "$results"/boot[12].{tap,console,qemu}
 elapsed=$((SECONDS - start))
-printf 'guest-%s-%s\t%s\t%s\n' "$kernel" "$mode" "$elapsed" "$(date -u +%FT%TZ)" >> "$log_dir/steps.tsv"
+record_step "guest-$kernel-$mode" "$elapsed"
 
 problem=""
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then

@@ -8,6 +8,9 @@ log_dir=$build_dir/logs
 # results apart (it still waits for the first: run-matrix.sh).
 # shellcheck disable=SC2034
 results_dir=${RESULTS_DIR:-$build_dir/results}
+# Each step's time, step TAB seconds TAB when: make check starts it afresh,
+# tally.sh prints it, make bench reports the pipeline's costs from it.
+steps_file=$build_dir/steps.tsv
 mkdir -p "$log_dir"
 
 # The QEMU machine every guest runs on, the accelerator aside.
@@ -116,9 +119,11 @@ run_logged() {
 		die "$_step failed (exit $_rc) after $((SECONDS - _start))s"
 	fi
 	say "$_step: done in $((SECONDS - _start))s"
-	# The pipeline's own costs, for make bench: step, seconds, when.
-	printf '%s\t%s\t%s\n' "$_step" "$((SECONDS - _start))" "$(date -u +%FT%TZ)" >> "$log_dir/steps.tsv"
+	record_step "$_step" $((SECONDS - _start))
 }
+
+# record_step NAME SECONDS: one row of build/steps.tsv.
+record_step() { printf '%s\t%s\t%s\n' "$1" "$2" "$(date -u +%FT%TZ)" >> "$steps_file"; }
 
 # matrix_slot: hold one of MATRIX_SLOTS (default 2) guest slots until the
 # caller exits; waits while all are taken. Two matrices side by side share

@@ -46,17 +46,21 @@ chmod +x "$tmp/bin/qemu-system-x86_64"
 
 n=0 failed=0
 out=""
-# matrix FAKE_FRED KERNELS...: run the matrix, its output in $out.
+# matrix FAKE_FRED KERNELS...: run the matrix, then the tally of its
+# results and of the streams in STREAMS; the output in $out.
 matrix() {
 	local fred=$1; shift
-	out=$(PATH=$tmp/bin:$PATH BUILD_DIR=$tmp/build RESULTS_DIR=$tmp/build/results GUEST_ACCEL=tcg GUEST_RERUN=1 FAKE_FRED=$fred FAKE_STOP=${FAKE_STOP:-} \
-		KERNELS="$*" "$repo/scripts/run-matrix.sh" 2>&1) && out+=$'\nexit 0' || out+=$'\nexit 1'
+	: > "$tmp/build/steps.tsv"	# as make check starts
+	# shellcheck disable=SC2086 # STREAMS: paths split at spaces
+	out=$(export PATH=$tmp/bin:$PATH BUILD_DIR=$tmp/build RESULTS_DIR=$tmp/build/results GUEST_ACCEL=tcg GUEST_RERUN=1 \
+		FAKE_FRED=$fred FAKE_STOP=${FAKE_STOP:-} KERNELS="$*"
+		{ "$repo/scripts/run-matrix.sh" && "$repo/scripts/tally.sh" ${STREAMS:-}; } 2>&1) && out+=$'\nexit 0' || out+=$'\nexit 1'
 }
 expect() {
 	n=$((n + 1))
 	if grep -qE "$1" <<<"$out"; then echo "ok $n - $2"; else echo "not ok $n - $2"; sed 's/^/# /' <<<"$out"; failed=1; fi
 }
-echo "1..14"
+echo "1..19"
 matrix pass patched patched-fred reference stock
 expect '^g/10-a +pass +pass +pass +skip *$' "one column per kernel, patched-fred included"
 expect '^3 passed, 0 failed$' "patched, patched-fred and reference pass, stock skips"
@@ -81,4 +85,15 @@ matrix fail next reference
 expect '^  disagreement on g/10-a: next=fail reference=pass$' "the new kernel under test is held to the oracle"
 matrix pass patched nosuch
 expect '^error: no kernel nosuch in scripts/kernels.tsv' "a name without a row fails before anything boots"
+# The other steps' TAP streams count in the same tally.
+mkdir -p "$tmp/streams"
+printf '1..2\nok 1 - unit: a\nnot ok 2 - unit: b\n' > "$tmp/streams/unit.tap"
+printf '1..1\nok 1 - quick bench\n' > "$tmp/streams/bench.tap"
+STREAMS="$tmp/streams/unit.tap $tmp/streams/bench.tap" matrix pass patched reference
+expect '^4 passed, 1 failed$' "each test point of every stream counts once, with the kernels' results"
+expect '^  .*/streams/unit.tap: not ok 2 - unit: b$' "a stream's failure is named"
+expect '^guest-patched-check +[0-9]+$' "the step table shows each guest's time"
+STREAMS="$tmp/streams/gone.tap" matrix pass patched
+expect '^  .*/streams/gone.tap: missing \(its step did not run\)$' "a stream that is missing fails"
+expect '^1 passed, 1 failed$' "and counts as one failure"
 exit $failed

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# The one count of make check, from TAP streams: each kernel's results
+# (build/results/KERNEL/tap, judged by its role in scripts/kernels.tsv)
+# and the streams named on the command line (the host unit tests, the
+# quick bench). Prints the matrix, this check's step times
+# (build/steps.tsv), what failed, why a guest ended badly, and last the
+# line CI reads: "N passed, N failed". Exits 1 on any failure.
+#   under-test (patched, patched-fred: the same image with fred=on):
+#            every scenario passes, and agrees with the oracle;
+#   oracle (reference): every scenario passes;
+#   control (stock): features it lacks are reported unsupported with a
+#            reason, everything else passes;
+#   no hang, no crash anywhere.
+# A stream named but missing counts as a failure: its step did not run.
+# Usage: tally.sh [STREAM.tap...]   (KERNELS=, KERNEL_DEBUG= as run-matrix.sh)
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+# shellcheck disable=SC2086 # KERNELS: names split at spaces
+list=$(matrix_kernels ${KERNELS:-})
+mapfile -t kernels <<<"$list"
+declare -A role
+for k in "${kernels[@]}"; do kernel_row "$k"; role[$k]=$k_role; done
+results=$results_dir
+passed=0 failed=0 skipped=0
+failures=()
+fail() { failed=$((failed + 1)); failures+=("$1"); }
+
+# Top-level TAP lines -> "id status reason" per kernel.
+parse() {
+	local tap=$1/tap
+	[ -f "$tap" ] || return 0
+	sed -nE 's/^(not )?ok [0-9]+ - ([^ ]+)( # (.*))?$/\1|\2|\4/p' "$tap" |
+		while IFS='|' read -r not id note; do
+			if [ -n "$not" ]; then echo "$id fail $note"
+			elif [[ $note == SKIP* ]]; then echo "$id skip ${note#SKIP }"
+			else echo "$id pass"; fi
+		done
+}
+
+declare -A status reason missing
+ids=()
+problems=()
+for k in "${kernels[@]}"; do
+	if [ -f "$results/$k/problem" ]; then
+		failed=$((failed + 1))
+		problems+=("$k")
+	fi
+	while read -r id st note; do
+		[[ " ${ids[*]} " == *" $id "* ]] || ids+=("$id")
+		status[$k,$id]=$st
+		reason[$k,$id]=$note
+	done < <(parse "$results/$k")
+done
+
+echo
+# Columns as wide as the longest kernel name (patched-debug-fred).
+width=10
+for k in "${kernels[@]}"; do [ ${#k} -le "$width" ] || width=${#k}; done
+printf '%-34s' scenario; printf " %-${width}s" "${kernels[@]}"; echo
+for id in "${ids[@]}"; do
+	printf '%-34s' "$id"
+	for k in "${kernels[@]}"; do
+		st=${status[$k,$id]:-missing}
+		printf " %-${width}s" "$st"
+		case ${role[$k]},$st in
+		control,pass) passed=$((passed + 1)) ;;
+		control,skip)
+			if [[ ${reason[$k,$id]} == unsupported:* ]]; then skipped=$((skipped + 1))
+			else fail "$k $id: skipped without an 'unsupported:' reason"; fi ;;
+		*,pass) passed=$((passed + 1)) ;;
+		*,skip) fail "$k $id: skipped (${reason[$k,$id]}) but this kernel must have the feature" ;;
+		*,missing)
+			# Counted one by one, told once: a guest that stopped early
+			# leaves every later scenario without a result.
+			failed=$((failed + 1))
+			missing[$k]=$(( ${missing[$k]:-0} + 1 )) ;;
+		*) fail "$k $id: $st ${reason[$k,$id]:-}" ;;
+		esac
+	done
+	echo
+done
+# Every kernel under test (debug build, fred=on) must agree with the oracle.
+for ours in "${kernels[@]}"; do
+	[ "${role[$ours]}" = under-test ] || continue
+	for oracle in "${kernels[@]}"; do
+		[ "${role[$oracle]}" = oracle ] || continue
+		for id in "${ids[@]}"; do
+			a=${status[$ours,$id]:-missing} b=${status[$oracle,$id]:-missing}
+			# A missing result has failed above already.
+			[ "$a" = missing ] || [ "$b" = missing ] || [ "$a" = "$b" ] || fail "disagreement on $id: $ours=$a $oracle=$b"
+		done
+	done
+done
+# The other steps' streams: each top-level test point counts once.
+for stream in "$@"; do
+	name=${stream#"$build_dir"/}
+	if [ ! -f "$stream" ]; then
+		fail "$name: missing (its step did not run)"
+		continue
+	fi
+	passed=$((passed + $(grep -cE '^ok( |$)' "$stream" || true)))
+	while IFS= read -r line; do fail "$name: $line"; done < <(grep -E '^not ok( |$)' "$stream" || true)
+done
+
+# This check's steps and their times, in the order they ended (each
+# logged step and each guest booted; a reused guest took no time and has
+# no row), then the whole check's wall time: where a cold check goes.
+if [ -s "$steps_file" ]; then
+	echo
+	printf '%-34s %8s\n' step seconds
+	awk -F '\t' '{ printf "%-34s %8d\n", $1, $2 }' "$steps_file"
+	start=$(cat "$build_dir/.check-start" 2>/dev/null || true)
+	[ -z "$start" ] || printf '%-34s %8d\n' "make check, wall time" $(($(date +%s) - start))
+fi
+
+for k in "${kernels[@]}"; do
+	[ -z "${missing[$k]:-}" ] || failures+=("$k: ${missing[$k]} scenarios have no result")
+done
+if [ ${#failures[@]} -gt 0 ]; then
+	echo
+	echo "Failures:"
+	printf '  %s\n' "${failures[@]}"
+fi
+# Last, where a CI log's tail shows it: why a guest ended badly.
+if [ ${#problems[@]} -gt 0 ]; then
+	echo
+	echo "Guests that ended badly:"
+	for k in "${problems[@]}"; do
+		echo "  $k: $(head -n 12 "$results/$k/problem" | sed '2,$s/^/    /')"
+		last=$(grep -E '^(not )?ok [0-9]+ - ' "$results/$k/tap" 2>/dev/null | tail -n 1 || true)
+		echo "    last result: ${last:-none}"
+	done
+fi
+echo
+echo "$skipped skipped (features a control kernel reports unsupported)"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -5,7 +5,7 @@
 # Fails when the guest hangs, stops early, or its console shows an oops,
 # BUG, WARNING, KASAN or kmemleak report or panic, or the kmemleak of an
 # image built with it did not scan. A guest that KVM stops mid-run boots
-# again under TCG and runs the scenarios after the last one it reported.
+# again under TCG, from the start.
 # Usage: boot-guest.sh KERNEL [check|demo|bench] [SCENARIO...]
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -100,32 +100,15 @@ tr -d '\r' < "$results/boot1.tap" > "$results/tap"
 cp "$results/boot1.console" "$results/console.log"
 cp "$results/boot1.qemu" "$results/qemu.log"
 # KVM that stopped a guest mid-run (seen under nested virtualisation)
-# says nothing about the kernel: the guest boots again under TCG and
-# runs the scenarios after the last one reported. The results say so.
+# says nothing about the kernel: the guest boots again under TCG, from
+# the start, and its results are that boot's. The results say so.
 if [ -f "$results/boot1.kvm-failed" ] && ! grep -q '^# guest: done' "$results/tap"; then
-	keep=$(grep -nE '^(not )?ok [0-9]+ - ' "$results/tap" | tail -n 1 | cut -d: -f1 || true)
-	last=""
-	[ -z "$keep" ] || last=$(sed -nE "${keep}s/^(not )?ok [0-9]+ - ([^ ]+).*/\\2/p" "$results/tap")
-	where="after $last"
-	[ -n "$last" ] || where="before the first scenario"
-	resumed="KVM stopped the guest $where (qemu.log): the rest runs under TCG, as the guests that boot after it"
-	say "$kernel: $resumed"
+	again="KVM stopped the guest (qemu.log): booted again under TCG from the start, as the guests that boot after it"
+	say "$kernel: $again"
 	"$repo_root/scripts/guest-accel.sh" --kvm-failed
-	# What the stopped boot printed after its last result belongs to no
-	# scenario: it goes.
-	if [ -n "$keep" ]; then
-		head -n "$keep" "$results/tap" > "$results/tap.kvm"
-	else
-		sed -n '1,/^1\.\./p' "$results/tap" > "$results/tap.kvm"
-	fi
 	rc=0
-	boot tcg "$append${last:+ guest.after=$last}" "$results/boot2" || rc=$?
-	{
-		cat "$results/tap.kvm"
-		echo "# guest: $resumed"
-		tr -d '\r' < "$results/boot2.tap" | { grep -vE '^(TAP version|1\.\.[0-9]+)' || true; }
-	} > "$results/tap"
-	rm -f "$results/tap.kvm"
+	boot tcg "$append" "$results/boot2" || rc=$?
+	{ tr -d '\r' < "$results/boot2.tap"; echo "# guest: $again"; } > "$results/tap"
 	{ echo "--- boot 2 (tcg) ---"; cat "$results/boot2.console"; } >> "$results/console.log"
 	{ echo "--- boot 2 (tcg) ---"; cat "$results/boot2.qemu"; } >> "$results/qemu.log"
 fi

@@ -33,7 +33,7 @@ expect() {
 	n=$((n + 1))
 	if grep -qE "$1" <<<"$out"; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi
 }
-echo "1..16"
+echo "1..13"
 expect '^1\.\.8$' "runs only the selected group"
 expect '^ok 1 - g/10-pass( |$)' "a scenario whose tests all pass passes"
 expect '^not ok 2 - g/20-notok ' "a 'not ok' fails the scenario"
@@ -50,9 +50,4 @@ out=$(SCENARIO_ROOT=$root "$runner" h/15-nolimit)
 expect '^not ok 1 - h/15-nolimit # no "# timeout: SECONDS" line' "a scenario without a declared limit fails unrun"
 out=$(SCENARIO_ROOT=$root SCENARIO_TIMEOUT_SCALE=4 "$runner" h/20-slow)
 expect '^ok 1 - h/20-slow ' "SCENARIO_TIMEOUT_SCALE stretches a scenario's limit"
-out=$(SCENARIO_ROOT=$root SCENARIO_AFTER=g/10-pass "$runner" g/10-pass g/20-notok)
-expect '^1\.\.2$' "a resumed run keeps the whole run's plan"
-expect '^not ok 2 - g/20-notok ' "it resumes after the named scenario, numbered as in one run"
-out=$(SCENARIO_ROOT=$root SCENARIO_AFTER=g/99-gone "$runner" h)
-expect '^Bail out! no scenario g/99-gone to resume after$' "resuming after a scenario not in the run bails out"
 exit $failed

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "caps.h"
 #include "cli.h"
 #include "delegate.h"
 
@@ -66,6 +67,21 @@ void shim_usage(FILE *out)
 "                         kill, trap, log, allow; a line\n"
 "                         \"default ACTION\" sets the action of other system\n"
 "                         calls (default allow); '#' starts a comment\n"
+"  --cap-add LIST         capabilities CMD keeps beyond the default set\n"
+"  --cap-drop LIST        capabilities CMD does not keep (repeatable; LIST:\n"
+"                         names separated by ',', with or without CAP_, any\n"
+"                         case, or all, as podman takes them).  CMD keeps,\n"
+"                         in the container's user namespace only, podman's\n"
+"                         default set (CAP_CHOWN, CAP_DAC_OVERRIDE,\n"
+"                         CAP_FOWNER, CAP_FSETID, CAP_KILL,\n"
+"                         CAP_NET_BIND_SERVICE, CAP_SETFCAP, CAP_SETGID,\n"
+"                         CAP_SETPCAP, CAP_SETUID, CAP_SYS_CHROOT), plus, with\n"
+"                         --bpf-delegate-*, CAP_BPF, CAP_NET_ADMIN for\n"
+"                         network program and map types and CAP_PERFMON for\n"
+"                         tracing program types (shim bpf-needs names\n"
+"                         these); then --cap-add, then --cap-drop.  Never\n"
+"                         CAP_SYS_ADMIN unless added.  --verbose prints the\n"
+"                         set\n"
 "  --no-pivot             UNSAFE: enter the rootfs with MS_MOVE+chroot instead\n"
 "                         of pivot_root (as runc --no-pivot), for a host whose\n"
 "                         / is the initial ramfs.  The container's root can\n"
@@ -137,8 +153,12 @@ void shim_usage(FILE *out)
 "  mount or delegation failure); 126 when CMD cannot be executed; 127 when\n"
 "  CMD is not found.\n"
 "\n"
-"Hardening: CMD runs with no_new_privs, the seccomp filter, and capabilities\n"
-"that are only effective in the container's user namespace.\n"
+"Hardening: CMD runs with no_new_privs, the seccomp filter, and the\n"
+"capabilities above, effective only in the container's user namespace.\n"
+"runc's and podman's masked paths are covered (/proc/kcore, /proc/keys,\n"
+"/sys/firmware, ...: an empty read-only tmpfs or /dev/null) and their\n"
+"read-only paths bound read-only (/proc/sys, /proc/sysrq-trigger, /proc/bus,\n"
+"/proc/fs, /proc/irq); /sys is read-only.  SECURITY.md has the whole model.\n"
 "\n"
 "Privileges: as root, everything above.  Without root the shim can map only\n"
 "your own IDs and cannot delegate BPF: use\n"
@@ -200,6 +220,7 @@ enum shim_opt_id {
 	OPT_HELP, OPT_TTY, OPT_ALLOW_SETGROUPS, OPT_NO_PIVOT, OPT_WATCH_THREADS,
 	OPT_VERBOSE, OPT_ROOTFS, OPT_HOSTNAME, OPT_ENV, OPT_CWD, OPT_NET,
 	OPT_UID_MAP, OPT_GID_MAP, OPT_SECCOMP, OPT_BPF_MOUNT, OPT_EVENTS,
+	OPT_CAP_ADD, OPT_CAP_DROP,
 	OPT_DELEGATE,	/* + SHIM_DELEG_*: names from shim_deleg_flag() */
 };
 
@@ -225,6 +246,8 @@ static const struct shim_opt {
 	{ "--seccomp", NULL, true, OPT_SECCOMP },
 	{ "--bpf-mount", NULL, true, OPT_BPF_MOUNT },
 	{ "--events", NULL, true, OPT_EVENTS },
+	{ "--cap-add", NULL, true, OPT_CAP_ADD },
+	{ "--cap-drop", NULL, true, OPT_CAP_DROP },
 };
 
 /*
@@ -352,6 +375,14 @@ static int parse_run(int argc, char *const argv[], int i,
 			if (v[0] == '\0')
 				return shim_fail(err, 0, "--events: empty file name");
 			cfg->events_file = v;
+			break;
+		case OPT_CAP_ADD:
+			if (shim_caps_parse("--cap-add", v, &cfg->cap_add, err))
+				return -1;
+			break;
+		case OPT_CAP_DROP:
+			if (shim_caps_parse("--cap-drop", v, &cfg->cap_drop, err))
+				return -1;
 			break;
 		default:	/* OPT_DELEGATE + kind */
 			if (shim_delegate_syntax_check(id - OPT_DELEGATE, v, err))

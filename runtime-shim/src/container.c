@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 
 #include "bpffs.h"
+#include "caps.h"
 #include "cli.h"
 #include "container.h"
 #include "kernel.h"
@@ -121,8 +122,34 @@ static int delegate_bpffs(const struct shim_container *c, struct shim_err *err)
 	return shim_bpffs_mount(fsfd, c->cfg->bpf_mount, err);
 }
 
+/* Where the command's setup stopped; exec_steps[] names each. */
+enum exec_step {
+	STEP_SIGPROCMASK,
+	STEP_SETSID,
+	STEP_TTY,
+	STEP_CHDIR,
+	STEP_ENVIRONMENT,
+	STEP_CAPABILITIES,
+	STEP_NO_NEW_PRIVS,
+	STEP_SECCOMP,
+	STEP_EXEC,
+	STEP_NR,
+};
+
+static const char *const exec_steps[STEP_NR] = {
+	[STEP_SIGPROCMASK] = "sigprocmask",
+	[STEP_SETSID] = "setsid",
+	[STEP_TTY] = "--tty: make the pty the controlling terminal",
+	[STEP_CHDIR] = "chdir",
+	[STEP_ENVIRONMENT] = "environment",
+	[STEP_CAPABILITIES] = "capabilities",
+	[STEP_NO_NEW_PRIVS] = "no_new_privs",
+	[STEP_SECCOMP] = "seccomp",
+	[STEP_EXEC] = "exec",
+};
+
 struct exec_failure {
-	int step;	/* 0 chdir, 1 no_new_privs, 2 seccomp, 3 exec, 4 setsid, 5 environment, 6 sigprocmask, 7 tty */
+	enum exec_step step;
 	int errnum;
 };
 
@@ -177,7 +204,7 @@ static int close_fds_except(int keep, struct shim_err *err)
 __attribute__((noreturn))
 static void run_command(const struct shim_container *c, int report_fd, int tty)
 {
-	struct exec_failure f = { 0, 0 };
+	struct exec_failure f = { STEP_SIGPROCMASK, 0 };
 	char storage[65536];
 	char *envp[SHIM_MAX_ENV + 16];
 	struct shim_err err;
@@ -185,7 +212,7 @@ static void run_command(const struct shim_container *c, int report_fd, int tty)
 
 	sigemptyset(&none);
 	if (sigprocmask(SIG_SETMASK, &none, NULL) < 0) {
-		f.step = 6;
+		f.step = STEP_SIGPROCMASK;
 		goto fail;
 	}
 	/*
@@ -193,14 +220,14 @@ static void run_command(const struct shim_container *c, int report_fd, int tty)
 	 * controlling terminal, so TIOCSTI cannot push input into it.
 	 */
 	if (setsid() < 0) {
-		f.step = 4;
+		f.step = STEP_SETSID;
 		goto fail;
 	}
 	/* --tty: the container's own pty is its controlling terminal and stdio. */
 	if (tty >= 0) {
 		if (ioctl(tty, TIOCSCTTY, 0) < 0 || dup2(tty, 0) < 0 ||
 		    dup2(tty, 1) < 0 || dup2(tty, 2) < 0) {
-			f.step = 7;
+			f.step = STEP_TTY;
 			goto fail;
 		}
 	}
@@ -208,30 +235,36 @@ static void run_command(const struct shim_container *c, int report_fd, int tty)
 	if (sys_close_range(3, ~0U, SHIM_CLOSE_RANGE_CLOEXEC) < 0)
 		shim_cloexec_fds_from(3);
 	if (chdir(c->cfg->cwd) < 0) {
-		f.step = 0;
+		f.step = STEP_CHDIR;
 		goto fail;
 	}
 	if (shim_build_env(c->cfg, envp, ARRAY_SIZE(envp), storage, sizeof(storage), &err)) {
 		/* Too much environment is a setup error (125), not an exec failure. */
-		f.step = 5;
+		f.step = STEP_ENVIRONMENT;
 		errno = err.errnum;
 		goto fail;
 	}
 	environ = envp;
+	/* The bounding set decides what exec as root gives: caps and no more. */
+	if (shim_caps_limit(c->caps, &err)) {
+		f.step = STEP_CAPABILITIES;
+		errno = err.errnum;
+		goto fail;
+	}
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
-		f.step = 1;
+		f.step = STEP_NO_NEW_PRIVS;
 		goto fail;
 	}
 	if (c->seccomp) {
 		int r = seccomp_load(c->seccomp);
 
 		if (r < 0) {
-			f.step = 2;
+			f.step = STEP_SECCOMP;
 			errno = -r;
 			goto fail;
 		}
 	}
-	f.step = 3;
+	f.step = STEP_EXEC;
 	execvp(c->cfg->argv[0], c->cfg->argv);
 fail:
 	f.errnum = errno;
@@ -319,7 +352,8 @@ void shim_container_init(const struct shim_container *c)
 		fail_setup(c, &err, SHIM_EXIT_ERROR);
 	}
 	/* A new network namespace: "only loopback" means loopback up. */
-	if (c->cfg->net == SHIM_NET_NONE && shim_loopback_up(&err))
+	if (c->cfg->net == SHIM_NET_NONE &&
+	    (shim_loopback_up(&err) || shim_ping_groups(&err)))
 		fail_setup(c, &err, SHIM_EXIT_ERROR);
 	if (shim_setup_rootfs(c->rootfs, target, &tree, c->cfg->net, c->cfg->no_pivot, &err))
 		fail_setup(c, &err, SHIM_EXIT_ERROR);
@@ -380,22 +414,18 @@ void shim_container_init(const struct shim_container *c)
 	} while (n < 0 && errno == EINTR);
 	close(pipefd[0]);
 	if (n == (ssize_t)sizeof(f)) {
-		static const char *const steps[] = {
-			"chdir", "no_new_privs", "seccomp", "exec", "setsid", "environment",
-			"sigprocmask", "--tty: make the pty the controlling terminal",
-		};
 		int status = SHIM_EXIT_ERROR;
 
 		waitpid(cmd, NULL, 0);
-		if (f.step == 3)
+		if (f.step == STEP_EXEC)
 			status = f.errnum == ENOENT ? SHIM_EXIT_NOT_FOUND : SHIM_EXIT_CANNOT_EXEC;
-		if (f.step == 0)
+		if (f.step == STEP_CHDIR)
 			shim_fail(&err, f.errnum, "chdir %s", c->cfg->cwd);
-		else if (f.step == 3)
+		else if (f.step == STEP_EXEC)
 			shim_fail(&err, f.errnum, "exec %s", c->cfg->argv[0]);
 		else
-			shim_fail(&err, f.errnum, "%s", (size_t)f.step < ARRAY_SIZE(steps) ?
-				  steps[f.step] : "command setup");
+			shim_fail(&err, f.errnum, "%s", (unsigned int)f.step < STEP_NR ?
+				  exec_steps[f.step] : "command setup");
 		fail_setup(c, &err, status);
 	}
 	if (shim_msg_send(c->sock, SHIM_MSG_STARTED, 0, NULL, -1, &err))

@@ -14,6 +14,7 @@ struct shim_container {
 	int sock;			/* init's end of the setup socketpair */
 	scmp_filter_ctx seccomp;	/* NULL: no filter */
 	sigset_t forward;		/* signals passed on to the command */
+	uint64_t caps;			/* the command's capabilities (caps.h) */
 };
 
 /*

@@ -7,6 +7,7 @@
  * in a kernel without IPv4.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <net/if.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -30,5 +31,19 @@ int shim_loopback_up(struct shim_err *err)
 	ifr.ifr_flags |= IFF_UP;
 	if (ioctl(sock, SIOCSIFFLAGS, &ifr) < 0)
 		return shim_fail(err, errno, "loopback: bring lo up (SIOCSIFFLAGS)");
+	return 0;
+}
+
+int shim_ping_groups(struct shim_err *err)
+{
+	static const char path[] = "/proc/sys/net/ipv4/ping_group_range";
+	cleanup_fd int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0 && errno == ENOENT)
+		return 0;	/* no IPv4: no ping to allow */
+	if (fd < 0)
+		return shim_fail(err, errno, "open %s", path);
+	if (write(fd, "0 0", 3) != 3)
+		return shim_fail(err, errno, "write %s \"0 0\"", path);
 	return 0;
 }

@@ -12,4 +12,11 @@
  */
 int shim_loopback_up(struct shim_err *err);
 
+/*
+ * Let the container's root ping without CAP_NET_RAW, which the default
+ * set leaves out, as podman does: ICMP echo sockets for group 0
+ * (net.ipv4.ping_group_range "0 0") in the caller's network namespace.
+ */
+int shim_ping_groups(struct shim_err *err);
+
 #endif

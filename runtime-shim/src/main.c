@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 
 #include "bpffs.h"
+#include "caps.h"
 #include "cli.h"
 #include "container.h"
 #include "events.h"
@@ -47,6 +48,7 @@ struct shim_run {
 	int tty_master;		/* --tty: the container's pty, from its init */
 	int pidfd;
 	pid_t pid;
+	uint64_t caps;			/* the command's (caps.h) */
 	bool watch_threads;
 	struct shim_watch watch;	/* --watch-threads: BPF or the connector */
 };
@@ -117,6 +119,18 @@ static int prepare(struct shim_run *r, struct shim_err *err)
 				r->delegation.value[k],
 				(unsigned long long)r->delegation.mask[k], shown);
 		}
+	}
+
+	/* podman's default set and what the delegation's types take, then the options. */
+	if (shim_caps_resolve(shim_caps_default() |
+			      (shim_config_delegates(cfg) ? shim_needs_caps_of_masks(r->delegation.mask) : 0),
+			      cfg->cap_add, cfg->cap_drop, &r->caps, err))
+		return -1;
+	if (cfg->verbose) {
+		char shown[1024];
+
+		shim_caps_string(r->caps, shown, sizeof(shown));
+		verbose(r, "capabilities of %s: %s", cfg->argv[0], shown);
 	}
 
 	if (shim_seccomp_build(cfg, &r->seccomp, err))
@@ -422,7 +436,7 @@ static int run(struct shim_config *cfg)
 	if (r.pid == 0) {
 		struct shim_container c = {
 			.cfg = cfg, .rootfs = r.rootfs, .sock = r.sock[1],
-			.seccomp = r.seccomp, .forward = r.forward,
+			.seccomp = r.seccomp, .forward = r.forward, .caps = r.caps,
 		};
 
 		close(r.sock[0]);

@@ -244,6 +244,92 @@ static int mount_dev(int root_fd, struct shim_err *err)
 }
 
 /*
+ * What runc's and podman's default spec masks and makes read-only: the
+ * OCI runtime-spec's maskedPaths and readonlyPaths as they fill them.
+ */
+static const char *const masked_paths[] = {
+	"/proc/acpi", "/proc/asound", "/proc/kcore", "/proc/keys",
+	"/proc/latency_stats", "/proc/timer_list", "/proc/timer_stats",
+	"/proc/sched_debug", "/proc/scsi", "/sys/firmware",
+	"/sys/devices/virtual/powercap",
+};
+static const char *const readonly_paths[] = {
+	"/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger",
+};
+
+/*
+ * An existing path of the fresh /proc or /sys below root_fd, not made
+ * when missing: -1 with errno ENOENT then.  Their contents are the
+ * kernel's, but the lookup stays in the root all the same.
+ */
+static int open_kernel_path(int root_fd, const char *path)
+{
+	struct shim_open_how how = {
+		.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
+		.resolve = SHIM_RESOLVE_IN_ROOT | SHIM_RESOLVE_NO_MAGICLINKS,
+	};
+	int fd = sys_openat2(root_fd, path, &how);
+
+	if (fd < 0 && errno == ENOSYS)	/* valgrind: no symlink is followed either */
+		fd = openat(root_fd, path + 1, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	return fd;
+}
+
+/* A directory under an empty read-only tmpfs, a file under /dev/null. */
+static int mask_path(int root_fd, const char *path, struct shim_err *err)
+{
+	cleanup_fd int fd = open_kernel_path(root_fd, path);
+	struct stat st;
+
+	if (fd < 0 && errno == ENOENT)
+		return 0;	/* not in this kernel: nothing to hide */
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return shim_fail(err, errno, "mask %s", path);
+	if (S_ISDIR(st.st_mode))
+		return mount_at("tmpfs", fd, path, "tmpfs",
+				MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0555", err);
+	return mount_at("/dev/null", fd, path, "none", MS_BIND, NULL, err);
+}
+
+/* A bind of path onto itself, then remounted read-only. */
+static int readonly_path(int root_fd, const char *path, struct shim_err *err)
+{
+	cleanup_fd int fd = open_kernel_path(root_fd, path);
+	cleanup_fd int top = -1;
+	char src[64];
+
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	if (fd < 0)
+		return shim_fail(err, errno, "read-only %s", path);
+	snprintf(src, sizeof(src), "/proc/self/fd/%d", fd);
+	if (mount_at(src, fd, path, "none", MS_BIND | MS_REC, NULL, err))
+		return -1;
+	/* fd is below the new mount: look again to reach it. */
+	top = open_kernel_path(root_fd, path);
+	if (top < 0)
+		return shim_fail(err, errno, "read-only %s: open the bind mount", path);
+	return mount_at(NULL, top, path, NULL,
+			MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			NULL, err);
+}
+
+/*
+ * Without CAP_SYS_ADMIN in its user namespace (not in the default set),
+ * the command can neither unmount nor remount these (runc's wall).
+ */
+static int mask_kernel_paths(int root_fd, struct shim_err *err)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(masked_paths); i++)
+		if (mask_path(root_fd, masked_paths[i], err))
+			return -1;
+	for (size_t i = 0; i < ARRAY_SIZE(readonly_paths); i++)
+		if (readonly_path(root_fd, readonly_paths[i], err))
+			return -1;
+	return 0;
+}
+
+/*
  * The rootfs on target, the directory the shim opened in our mount
  * namespace: its idmapped copy (tree), or a recursive bind of it.  Both
  * by descriptor, so that no directory above the rootfs has to be
@@ -294,7 +380,8 @@ int shim_setup_rootfs(const char *rootfs, int target, int *tree, enum shim_net n
 
 	if (mount_fs(root, "proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL, err) ||
 	    mount_sys(root, net, err) || mount_dev(root, err) ||
-	    mount_fs(root, "tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777", err))
+	    mount_fs(root, "tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777", err) ||
+	    mask_kernel_paths(root, err))
 		return -1;
 
 	if (fchdir(root) < 0)

@@ -29,6 +29,7 @@
 #include <linux/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "caps.h"
 #include "needs.h"
 
 /* ---- formats ---------------------------------------------------------- */
@@ -78,17 +79,6 @@ const char *shim_needs_format_name(int format)
 	return syntaxes[format].name;
 }
 
-const char *shim_needs_cap_name(int cap)
-{
-	switch (cap) {
-	case SHIM_CAP_NET_ADMIN: return "CAP_NET_ADMIN";
-	case SHIM_CAP_SYS_ADMIN: return "CAP_SYS_ADMIN";
-	case SHIM_CAP_PERFMON: return "CAP_PERFMON";
-	case SHIM_CAP_BPF: return "CAP_BPF";
-	default: return NULL;
-	}
-}
-
 void shim_needs_caps_string(uint64_t caps, char *buf, size_t len)
 {
 	/* CAP_BPF first: every answer has it, the others are by type. */
@@ -101,7 +91,7 @@ void shim_needs_caps_string(uint64_t caps, char *buf, size_t len)
 
 		if (!(caps & (1ULL << order[i])))
 			continue;
-		n = snprintf(buf + off, len - off, "%s%s", off ? " " : "", shim_needs_cap_name(order[i]));
+		n = snprintf(buf + off, len - off, "%s%s", off ? " " : "", shim_cap_name((unsigned int)order[i]));
 		if (n < 0 || (size_t)n >= len - off)
 			return;
 		off += (size_t)n;
@@ -170,6 +160,23 @@ static bool prog_needs_perfmon(uint32_t type)
 	default:
 		return false;
 	}
+}
+
+uint64_t shim_needs_caps_of_masks(const uint64_t mask[SHIM_DELEG_NR])
+{
+	uint64_t caps = 1ULL << SHIM_CAP_BPF;
+
+	for (uint32_t type = 0; type < 64; type++) {
+		if (mask[SHIM_DELEG_PROGS] & (1ULL << type)) {
+			if (prog_needs_net_admin(type))
+				caps |= 1ULL << SHIM_CAP_NET_ADMIN;
+			if (prog_needs_perfmon(type))
+				caps |= 1ULL << SHIM_CAP_PERFMON;
+		}
+		if ((mask[SHIM_DELEG_MAPS] & (1ULL << type)) && map_needs_net_admin(type))
+			caps |= 1ULL << SHIM_CAP_NET_ADMIN;
+	}
+	return caps;
 }
 
 /*
@@ -671,7 +678,7 @@ static void explain(const struct shim_needs *n, const struct shim_deleg_names *n
 		}
 	for (int c = 0; c < 64; c++)
 		if (n->caps & (1ULL << c))
-			fprintf(stderr, "shim bpf-needs: %s: %s\n", shim_needs_cap_name(c), n->cap_why[c]);
+			fprintf(stderr, "shim bpf-needs: %s: %s\n", shim_cap_name((unsigned int)c), n->cap_why[c]);
 }
 
 int shim_bpf_needs_main(int argc, char *const argv[])

@@ -60,10 +60,15 @@ int shim_needs_add_object(const char *path, struct shim_needs *needs,
 int shim_needs_print(FILE *out, struct shim_needs *needs, int format,
 		     const struct shim_deleg_names *names, struct shim_err *err);
 
-/* "CAP_BPF", ... for the capabilities above; NULL for others. */
-const char *shim_needs_cap_name(int cap);
 /* "CAP_BPF CAP_PERFMON": the capability bits, CAP_BPF first. */
 void shim_needs_caps_string(uint64_t caps, char *buf, size_t len);
+
+/*
+ * The capabilities a delegation's program and map types take, by the
+ * rules above (CAP_BPF always); CAP_SYS_ADMIN is never among them, since
+ * the token lets each of the others stand alone.
+ */
+uint64_t shim_needs_caps_of_masks(const uint64_t mask[SHIM_DELEG_NR]);
 
 /* shim bpf-needs [--format F] [--verbose] OBJ...: the subcommand. */
 int shim_bpf_needs_main(int argc, char *const argv[]);

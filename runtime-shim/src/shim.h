@@ -144,6 +144,8 @@ struct shim_config {
 	bool allow_setgroups;	/* --allow-setgroups: setgroups(2) works inside */
 	bool tty;		/* --tty: a pty for the container, relayed */
 	bool verbose;
+	uint64_t cap_add;	/* --cap-add, a bit per capability; ~0: all */
+	uint64_t cap_drop;	/* --cap-drop, likewise */
 };
 
 static inline bool shim_config_delegates(const struct shim_config *cfg)

@@ -59,6 +59,7 @@ kernel_row() {
 matrix_kernels() {
 	local _names=("$@") _name
 	[ $# -gt 0 ] || mapfile -t _names < <(kernel_rows | awk '$7 == "yes" { print $1 }')
+	[ ${#_names[@]} -gt 0 ] || die "no kernels: KERNELS is empty and scripts/kernels.tsv has no default row"
 	for _name in "${_names[@]}"; do
 		kernel_row "$_name" ||
 			die "no kernel $_name in scripts/kernels.tsv; it has: $(kernel_rows | awk '{ print $1 }' | paste -sd ' ')"

@@ -6,32 +6,41 @@
  * hash lookup and nothing else for a task that is not the container's;
  * the shim is woken only for the container's exits.
  *
- * A task is followed when the task that created it is (key: its TID,
- * the host's).  The shim puts its own TID in with SHIM_TW_SEED before it
- * clones the container's init: the next task it creates, the init, is
- * followed and the seed goes.  Threads, child processes, vfork children
- * and daemons reparented to the init all descend from it that way.
+ * A task is followed when the task that created it is.  The table's key
+ * is the task's address (the raw tracepoints' task pointer, and
+ * bpf_get_current_task()), not its TID: nothing is read from the task,
+ * so no offset in task_struct and no kernel BTF is needed (libbpf then
+ * never parses vmlinux BTF, which costs each start more than the rest
+ * of the load), and a thread that execs and takes its leader's TID
+ * stays the same task.  A key goes at the task's exit, before its
+ * task_struct can be freed and its address reused.
+ *
+ * The shim writes its own TID into `seed` before it clones the
+ * container's init: the next task it creates, the init, is followed, and
+ * the seed is cleared.  Threads, child processes, vfork children and
+ * daemons reparented to the init all descend from it that way.
  *
  * What does not fit (the table or the ring buffer full) is counted in
  * `lost`, which the shim reads after every batch: nothing goes silently.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
-#include <bpf/bpf_core_read.h>
 
 #include "taskwatch.h"
-
-/* Only the fields read; libbpf relocates them against the kernel's BTF. */
-struct task_struct {
-	int pid;
-} __attribute__((preserve_access_index));
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, SHIM_TW_MAX_TASKS);
-	__type(key, __u32);
+	__type(key, __u64);
 	__type(value, __u32);
 } followed SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} seed SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -59,19 +68,19 @@ static void count_lost(__u32 what)
 SEC("raw_tp/sched_process_fork")
 int taskwatch_fork(struct bpf_raw_tracepoint_args *ctx)
 {
-	__u32 parent = (__u32)bpf_get_current_pid_tgid();
-	struct task_struct *child = (struct task_struct *)ctx->args[1];
-	__u32 *how = bpf_map_lookup_elem(&followed, &parent);
-	__u32 tid, follow = SHIM_TW_FOLLOW;
+	__u64 parent = bpf_get_current_task(), child = ctx->args[1];
+	__u32 follow = SHIM_TW_FOLLOW, zero = 0;
 
-	if (!how)
-		return 0;
-	/* The shim itself: only its first child is the container's. */
-	if (*how == SHIM_TW_SEED)
-		bpf_map_delete_elem(&followed, &parent);
-	tid = (__u32)BPF_CORE_READ(child, pid);
+	if (!bpf_map_lookup_elem(&followed, &parent)) {
+		/* The shim itself: only its first child is the container's. */
+		__u32 *s = bpf_map_lookup_elem(&seed, &zero);
+
+		if (!s || *s == 0 || *s != (__u32)bpf_get_current_pid_tgid())
+			return 0;
+		*s = 0;
+	}
 	/* Before the child is woken, so its own forks find it here. */
-	if (bpf_map_update_elem(&followed, &tid, &follow, BPF_ANY))
+	if (bpf_map_update_elem(&followed, &child, &follow, BPF_ANY))
 		count_lost(SHIM_TW_LOST_TABLE);
 	return 0;
 }
@@ -80,42 +89,22 @@ int taskwatch_fork(struct bpf_raw_tracepoint_args *ctx)
 SEC("raw_tp/sched_process_exit")
 int taskwatch_exit(struct bpf_raw_tracepoint_args *ctx)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tid = (__u32)id;
+	__u64 task = bpf_get_current_task(), id;
 	struct shim_tw_exit *e;
 
 	(void)ctx;
-	if (!bpf_map_lookup_elem(&followed, &tid))
+	if (!bpf_map_lookup_elem(&followed, &task))
 		return 0;
-	bpf_map_delete_elem(&followed, &tid);
+	bpf_map_delete_elem(&followed, &task);
 	e = bpf_ringbuf_reserve(&exits, sizeof(*e), 0);
 	if (!e) {
 		count_lost(SHIM_TW_LOST_RING);
 		return 0;
 	}
-	e->tid = tid;
+	id = bpf_get_current_pid_tgid();
+	e->tid = (__u32)id;
 	e->pid = (__u32)(id >> 32);
 	bpf_ringbuf_submit(e, 0);
-	return 0;
-}
-
-/*
- * exec from a thread that is not the leader: the other threads ended
- * (their exits are above), and this one takes the leader's TID.  It is
- * followed under that TID from now on.  args: the task, its old TID.
- */
-SEC("raw_tp/sched_process_exec")
-int taskwatch_exec(struct bpf_raw_tracepoint_args *ctx)
-{
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	__u32 old = (__u32)ctx->args[1];
-	__u32 follow = SHIM_TW_FOLLOW;
-
-	if (old == tid || !bpf_map_lookup_elem(&followed, &old))
-		return 0;
-	bpf_map_delete_elem(&followed, &old);
-	if (bpf_map_update_elem(&followed, &tid, &follow, BPF_ANY))
-		count_lost(SHIM_TW_LOST_TABLE);
 	return 0;
 }
 

@@ -2,8 +2,8 @@
 /*
  * The shim's side of taskwatch.bpf.c: the object is built with clang at
  * build time and embedded here, so the shim stays one file; loading it
- * needs root (CAP_BPF and CAP_PERFMON for raw tracepoints) and a kernel
- * with BTF, for the one field of task_struct it reads.
+ * needs root (CAP_BPF and CAP_PERFMON for raw tracepoints).  It reads no
+ * kernel structure, so it needs no kernel BTF either.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,7 +26,7 @@ extern const char shim_taskwatch_obj[], shim_taskwatch_obj_end[];
 /* An mmapable array's values from offset 0, 8 bytes each: one page. */
 #define LOST_MAP_BYTES 4096
 
-static const char *const progs[] = { "taskwatch_fork", "taskwatch_exit", "taskwatch_exec" };
+static const char *const progs[] = { "taskwatch_fork", "taskwatch_exit" };
 
 /* libbpf's own messages would go to stderr: the error says what failed. */
 static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -66,8 +66,8 @@ struct bpf_object *shim_taskwatch_open(struct shim_err *err)
 
 int shim_taskwatch_load(struct shim_taskwatch *w, struct shim_err *err)
 {
-	__u32 self = (__u32)gettid(), seed = SHIM_TW_SEED;
-	int followed, r;
+	__u32 self = (__u32)gettid(), zero = 0;
+	int seed, r;
 	void *map;
 
 	memset(w, 0, sizeof(*w));
@@ -77,11 +77,11 @@ int shim_taskwatch_load(struct shim_taskwatch *w, struct shim_err *err)
 		return -1;
 	r = bpf_object__load(w->obj);
 	if (r)
-		return shim_fail(err, -r, "taskwatch: load the BPF program (root and a kernel with BTF needed)");
-	followed = map_fd(w, "followed", err);
+		return shim_fail(err, -r, "taskwatch: load the BPF program (root needed)");
+	seed = map_fd(w, "seed", err);
 	w->exits_fd = map_fd(w, "exits", err);
 	w->lost_fd = map_fd(w, "lost", err);
-	if (followed < 0 || w->exits_fd < 0 || w->lost_fd < 0)
+	if (seed < 0 || w->exits_fd < 0 || w->lost_fd < 0)
 		return -1;
 	/* Read after every batch of exits: a load, not a bpf(2) call each. */
 	map = mmap(NULL, LOST_MAP_BYTES, PROT_READ, MAP_SHARED, w->lost_fd, 0);
@@ -89,7 +89,7 @@ int shim_taskwatch_load(struct shim_taskwatch *w, struct shim_err *err)
 		return shim_fail(err, errno, "taskwatch: mmap the loss counts");
 	w->lost_map = map;
 	/* Seeded before it runs: the first fork it sees may be ours. */
-	if (bpf_map_update_elem(followed, &self, &seed, BPF_ANY))
+	if (bpf_map_update_elem(seed, &zero, &self, BPF_ANY))
 		return shim_fail(err, errno, "taskwatch: seed the table with the shim's TID %u", self);
 	for (size_t i = 0; i < ARRAY_SIZE(progs); i++) {
 		struct bpf_program *p = bpf_object__find_program_by_name(w->obj, progs[i]);

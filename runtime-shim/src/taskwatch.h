@@ -15,9 +15,8 @@
 /* Exits waiting for the shim: 16 bytes each with the ring's header. */
 #define SHIM_TW_RING_BYTES (4 << 20)
 
-/* The followed table's values. */
+/* The followed table's value. */
 #define SHIM_TW_FOLLOW 1
-#define SHIM_TW_SEED 2		/* the shim: its next child is the init */
 
 /* `lost` counters. */
 #define SHIM_TW_LOST_TABLE 0	/* a new task found the table full */
@@ -37,7 +36,7 @@ struct bpf_link;
 
 struct shim_taskwatch {
 	struct bpf_object *obj;
-	struct bpf_link *links[3];
+	struct bpf_link *links[2];
 	int exits_fd;		/* the ring buffer's map, to poll and consume */
 	int lost_fd;
 	const volatile __u64 *lost_map;	/* the program's counts, mapped */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Thread supervision.  Where it loads (root, a kernel with BTF), a BPF
- * program on the scheduler's fork, exit and exec tracepoints follows the
+ * Thread supervision.  Where it loads (root), a BPF
+ * program on the scheduler's fork and exit tracepoints follows the
  * tasks that descend from the container's init and hands each one's exit
  * to the shim in a ring buffer (taskwatch.bpf.c): the shim is woken for
  * the container's exits only, whatever the rest of the host does, and no

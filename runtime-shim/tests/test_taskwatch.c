@@ -15,7 +15,6 @@ static void test_programs(void **state)
 	static const char *const want[][2] = {
 		{ "taskwatch_fork", "raw_tp/sched_process_fork" },
 		{ "taskwatch_exit", "raw_tp/sched_process_exit" },
-		{ "taskwatch_exec", "raw_tp/sched_process_exec" },
 	};
 	struct shim_err err = { 0 };
 	struct bpf_object *obj = shim_taskwatch_open(&err);
@@ -44,7 +43,12 @@ static void test_maps(void **state)
 	assert_non_null(m);
 	assert_int_equal(bpf_map__type(m), BPF_MAP_TYPE_HASH);
 	assert_int_equal(bpf_map__max_entries(m), SHIM_TW_MAX_TASKS);
-	assert_int_equal(bpf_map__key_size(m), 4);
+	/* Keyed by the task's address. */
+	assert_int_equal(bpf_map__key_size(m), 8);
+	m = bpf_object__find_map_by_name(obj, "seed");
+	assert_non_null(m);
+	assert_int_equal(bpf_map__type(m), BPF_MAP_TYPE_ARRAY);
+	assert_int_equal(bpf_map__max_entries(m), 1);
 	m = bpf_object__find_map_by_name(obj, "exits");
 	assert_non_null(m);
 	assert_int_equal(bpf_map__type(m), BPF_MAP_TYPE_RINGBUF);

@@ -338,7 +338,13 @@ child_main(const struct hook_ctx *h, int pidfd, int sock, int initroot)
 	struct shim_msg msg;
 	int mfd = -1, r;
 
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() == 1)
+	/*
+	 * Never dumpable: it holds descriptors of the host (initroot, the
+	 * socket) and soon has the container's IDs, so its processes must
+	 * not ptrace it or open its fds through /proc.
+	 */
+	if (prctl(PR_SET_DUMPABLE, 0) < 0 ||
+	    prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() == 1)
 		_exit(SHIM_EXIT_ERROR);
 	if (setns(pidfd, CLONE_NEWUSER | CLONE_NEWNS) < 0) {
 		shim_fail(&err, errno, "setns into the user and mount namespaces of pid %d",
@@ -352,6 +358,11 @@ child_main(const struct hook_ctx *h, int pidfd, int sock, int initroot)
 	if (setresgid(0, 0, 0) < 0 || setresuid(0, 0, 0) < 0) {
 		shim_fail(&err, errno, "become root of the container's user namespace "
 			  "(is uid/gid 0 mapped?)");
+		goto fail;
+	}
+	/* Changing IDs reset dumpability to fs.suid_dumpable: not ours to trust. */
+	if (prctl(PR_SET_DUMPABLE, 0) < 0) {
+		shim_fail(&err, errno, "prctl PR_SET_DUMPABLE 0");
 		goto fail;
 	}
 	fsfd = sys_fsopen("bpf", SHIM_FSOPEN_CLOEXEC);
@@ -465,46 +476,94 @@ nack:
 	return -1;
 }
 
-static int ns_differs(pid_t pid, const char *ns, struct shim_err *err)
+/* 1 if namespace ns of the process at procdir is not ours, 0 if it is. */
+static int ns_differs(int procdir, const char *ns, struct shim_err *err)
 {
 	char path[64];
 	struct stat self, other;
 
-	snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int)pid, ns);
-	if (stat(path, &other) < 0)
-		return shim_fail(err, errno, "stat %s", path);
+	snprintf(path, sizeof(path), "ns/%s", ns);
+	if (fstatat(procdir, path, &other, 0) < 0)
+		return shim_fail(err, errno, "stat the container init's %s namespace", ns);
 	snprintf(path, sizeof(path), "/proc/self/ns/%s", ns);
 	if (stat(path, &self) < 0)
 		return shim_fail(err, errno, "stat %s", path);
 	return self.st_dev != other.st_dev || self.st_ino != other.st_ino;
 }
 
-static int act(struct hook_ctx *h, struct shim_err *err)
+static bool same_inode(const struct stat *a, const struct stat *b)
 {
-	cleanup_fd int pidfd = -1, initroot = -1;
-	int sock[2] = { -1, -1 };
-	char path[64];
-	pid_t child;
-	int r, status;
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
 
-	pidfd = sys_pidfd_open(h->state.pid, 0);
-	if (pidfd < 0)
-		return shim_fail(err, errno, "pidfd_open container %s init pid %d", h->state.id,
-				 (int)h->state.pid);
-	r = ns_differs(h->state.pid, "user", err);
+/*
+ * Is the process the bundle's container?  Its root is the bundle's rootfs
+ * (after pivot_root), or the rootfs is at root.path below its root (runc
+ * runs createRuntime before pivot_root), in user and mount namespaces
+ * other than ours.  A pid that names another process is refused.
+ */
+static int check_container(const struct hook_ctx *h, int procdir, int initroot,
+			   struct shim_err *err)
+{
+	struct stat rootfs, at_root, at_path;
+	int r;
+
+	r = ns_differs(procdir, "user", err);
 	if (r < 0)
 		return -1;
 	if (!r)
 		return shim_fail(err, 0, "container %s init (pid %d) runs in the initial user namespace: "
 				 "a delegated BPF FS would grant nothing; refused", h->state.id,
 				 (int)h->state.pid);
-	snprintf(path, sizeof(path), "/proc/%d/root", (int)h->state.pid);
-	initroot = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (initroot < 0)
+	r = ns_differs(procdir, "mnt", err);
+	if (r < 0)
+		return -1;
+	if (!r)
+		return shim_fail(err, 0, "pid %d shares the hook's mount namespace: it is not the init "
+				 "of container %s; refused", (int)h->state.pid, h->state.id);
+	if (stat(h->root, &rootfs) < 0)
+		return shim_fail(err, errno, "root.path %s", h->root);
+	if (fstat(initroot, &at_root) < 0)
+		return shim_fail(err, errno, "stat the root of pid %d", (int)h->state.pid);
+	if (same_inode(&at_root, &rootfs))
+		return 0;
+	if (fstatat(initroot, h->root + strspn(h->root, "/"), &at_path, 0) == 0 &&
+	    same_inode(&at_path, &rootfs))
+		return 0;
+	return shim_fail(err, 0, "pid %d is not the init of container %s: neither its root nor "
+			 "%s below it is the bundle's rootfs; refused", (int)h->state.pid,
+			 h->state.id, h->root);
+}
+
+static int act(struct hook_ctx *h, struct shim_err *err)
+{
+	cleanup_fd int pidfd = -1, procdir = -1, initroot = -1;
+	int sock[2] = { -1, -1 };
+	char path[64];
+	pid_t child;
+	int r, status;
+
+	/*
+	 * The pidfd first: it pins the process.  /proc/PID, opened next, is
+	 * checked to be that process (it still runs after the open), and
+	 * everything about it is read through that directory, which never
+	 * names a process that reuses the pid.
+	 */
+	pidfd = sys_pidfd_open(h->state.pid, 0);
+	if (pidfd < 0)
+		return shim_fail(err, errno, "pidfd_open container %s init pid %d", h->state.id,
+				 (int)h->state.pid);
+	snprintf(path, sizeof(path), "/proc/%d", (int)h->state.pid);
+	procdir = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (procdir < 0)
 		return shim_fail(err, errno, "open %s", path);
-	/* The pid looked up in /proc is still the one the pidfd pins. */
 	if (sys_pidfd_send_signal(pidfd, 0, NULL, 0) < 0)
 		return shim_fail(err, errno, "container %s init pid %d", h->state.id, (int)h->state.pid);
+	initroot = openat(procdir, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (initroot < 0)
+		return shim_fail(err, errno, "open %s/root", path);
+	if (check_container(h, procdir, initroot, err))
+		return -1;
 
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sock) < 0)
 		return shim_fail(err, errno, "socketpair");

@@ -106,12 +106,16 @@ check-start:
 # A full check also runs the quick bench once, so that it cannot rot; it
 # asserts only that the bench runs and its numbers are well-formed.
 BENCH_CHECK := $(if $(SCENARIOS)$(KERNEL_DEBUG),,1)
+# Where unit-tests.sh and the guests put their results (lib.sh: a second
+# matrix may have a RESULTS_DIR of its own); the bench's are always in
+# build/results/bench.
+RESULTS := $(or $(RESULTS_DIR),$(BUILD)/results)
 # Last, the one count: the host unit tests' TAP, each kernel's, the
 # quick bench's (tally.sh), ending with "N passed, N failed".
 check: check-start scenario-filter kernel-filter unit-tests $(IMAGE_STEPS) rootfs
 	@$(if $(BENCH_CHECK),scripts/bench.sh --check)
 	@$(KERNEL_VARS) scripts/run-matrix.sh $(SCENARIOS)
-	@$(KERNEL_VARS) scripts/tally.sh $(BUILD)/results/unit/tap $(if $(BENCH_CHECK),$(BUILD)/results/bench/check.tap)
+	@$(KERNEL_VARS) scripts/tally.sh $(RESULTS)/unit/tap $(if $(BENCH_CHECK),$(BUILD)/results/bench/check.tap)
 
 # make bench [KERNEL=a row of scripts/kernels.tsv, default patched] [BENCH_QUICK=1]
 bench: kernel prebuilt rootfs

@@ -6,7 +6,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
@@ -292,13 +294,147 @@ static void fail_setup(const struct shim_container *c, struct shim_err *err,
 	_exit(status);
 }
 
+/* Keep only stdio and the setup socket: not the events file, not the caller's fds. */
+static int close_inherited(const struct shim_container *c, struct shim_err *err)
+{
+	return close_fds_except(c->sock, err);
+}
+
+/*
+ * Root of the user namespace, as a process nothing in the container may
+ * look into through /proc/1: not its fds, memory or exe.  Only now: a
+ * non-dumpable init's /proc/PID/{uid,gid}_map belong to host root, and
+ * an unprivileged shim has written them by GO.  Nothing of the container
+ * runs yet.
+ */
+static int become_container_root(const struct shim_container *c, struct shim_err *err)
+{
+	if (become_root(c->cfg, err))
+		return -1;
+	/* Changing credentials cleared it: set it again. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+		return shim_fail(err, errno, "prctl PR_SET_PDEATHSIG");
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		return shim_fail(err, errno, "prctl PR_SET_DUMPABLE 0");
+	return 0;
+}
+
+static int join(int *fd, int type, const char *what, struct shim_err *err)
+{
+	if (*fd < 0)
+		return 0;
+	if (setns(*fd, type) < 0)
+		return shim_fail(err, errno, "setns into the container's %s namespace", what);
+	shim_closep(fd);
+	return 0;
+}
+
+/* Host name and network, once in the container's UTS and network namespaces. */
+static int setup_host_and_net(const struct shim_container *c, struct shim_err *err)
+{
+	if (sethostname(c->cfg->hostname, strlen(c->cfg->hostname)) < 0)
+		return shim_fail(err, errno, "sethostname %s", c->cfg->hostname);
+	/* A new network namespace: "only loopback" means loopback up. */
+	if (c->cfg->net == SHIM_NET_NONE &&
+	    (shim_loopback_up(err) || shim_ping_groups(err)))
+		return -1;
+	return 0;
+}
+
+/*
+ * Without root: the init starts in all the container's namespaces and
+ * builds the rootfs as the container's root, on the directory the shim
+ * opened.  Its mounts are its own: only its missing CAP_SYS_ADMIN keeps
+ * the command from undoing them.
+ */
+static int setup_in_userns(const struct shim_container *c, struct shim_err *err)
+{
+	cleanup_fd int target = -1;
+	cleanup_fd int tree = -1;
+	struct shim_msg msg;
+	int r;
+
+	if (close_inherited(c, err))
+		return -1;
+	/* The rootfs directory, then GO, with the rootfs idmapped when the shim made one. */
+	r = shim_msg_recv(c->sock, &msg, &target, err);
+	if (r <= 0 || msg.type != SHIM_MSG_ROOTFS || target < 0)
+		_exit(SHIM_EXIT_ERROR);	/* the shim is gone or gave up */
+	r = shim_msg_recv(c->sock, &msg, &tree, err);
+	if (r <= 0 || msg.type != SHIM_MSG_GO)
+		_exit(SHIM_EXIT_ERROR);
+	if (become_container_root(c, err) || setup_host_and_net(c, err))
+		return -1;
+	return shim_setup_rootfs(c->rootfs, target, &tree, c->cfg->net, c->cfg->no_pivot, err);
+}
+
+/*
+ * As root: the init starts as host root, in new mount and PID namespaces
+ * of the host's user namespace.  It joins the container's other
+ * namespaces, builds the rootfs (its path walked with host root's
+ * credentials, so directories only root may cross are fine; files made
+ * in it as the container's root), pivots, and only then joins the user
+ * namespace and copies its mount namespace into it.  The kernel locks
+ * every mount of that copy to its parent, with its read-only, nosuid,
+ * nodev and noexec flags: whatever capabilities the command holds in its
+ * user namespace, it cannot unmount, remount or uncover them.
+ */
+static int setup_locked(const struct shim_container *c, struct shim_err *err)
+{
+	struct shim_nsfds ns = c->ns;
+	cleanup_fd int target = -1;
+	cleanup_fd int root = -1;
+	cleanup_fd int tree = -1;
+	struct shim_msg msg;
+	uid_t uid = 0;
+	gid_t gid = 0;
+	int r;
+
+	r = shim_msg_recv(c->sock, &msg, &tree, err);
+	if (r <= 0 || msg.type != SHIM_MSG_GO)
+		_exit(SHIM_EXIT_ERROR);
+	if (join(&ns.uts, CLONE_NEWUTS, "UTS", err) || join(&ns.ipc, CLONE_NEWIPC, "IPC", err) ||
+	    join(&ns.cgroup, CLONE_NEWCGROUP, "cgroup", err) ||
+	    join(&ns.net, CLONE_NEWNET, "network", err) || setup_host_and_net(c, err))
+		return -1;
+	target = open(c->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (target < 0)
+		return shim_fail(err, errno, "open %s", c->rootfs);
+	root = shim_place_rootfs(c->rootfs, target, &tree, err);
+	if (root < 0)
+		return -1;
+	/*
+	 * Missing mount points are the container root's, as when it makes
+	 * them, and through an idmapped rootfs only its IDs can be written.
+	 * A non-root fsuid also drops the file capabilities.
+	 */
+	shim_idmap_to_host(&c->cfg->uid_map, shim_idmap_root(&c->cfg->uid_map), &uid);
+	shim_idmap_to_host(&c->cfg->gid_map, shim_idmap_root(&c->cfg->gid_map), &gid);
+	setfsgid(gid);
+	setfsuid(uid);
+	if ((uid_t)setfsuid((uid_t)-1) != uid || (gid_t)setfsgid((gid_t)-1) != gid)
+		return shim_fail(err, EPERM, "setfsuid %u / setfsgid %u", (unsigned int)uid,
+				 (unsigned int)gid);
+	if (shim_build_rootfs(c->rootfs, shim_steal_fd(&root), c->cfg->net, c->cfg->no_pivot, err))
+		return -1;
+	setfsuid(0);
+	setfsgid(0);
+	if (join(&ns.user, CLONE_NEWUSER, "user", err))
+		return -1;
+	if (unshare(CLONE_NEWNS) < 0)
+		return shim_fail(err, errno, "unshare the mount namespace into the container's "
+				 "user namespace");
+	shim_closep(&target);
+	return close_inherited(c, err);
+}
+
 void shim_container_init(const struct shim_container *c)
 {
 	struct shim_err err = { 0 };
 	struct shim_msg msg;
 	struct exec_failure f;
 	sigset_t mask;
-	int junk = -1, tty = -1, tree = -1, target = -1, pipefd[2], sfd, r;
+	int junk = -1, tty = -1, pipefd[2], sfd, r;
 	ssize_t n;
 	pid_t cmd;
 
@@ -311,54 +447,14 @@ void shim_container_init(const struct shim_container *c)
 		shim_fail(&err, errno, "setsid");
 		fail_setup(c, &err, SHIM_EXIT_ERROR);
 	}
-	/* Keep only stdio and the setup socket: not the events file, not the caller's fds. */
-	if (close_fds_except(c->sock, &err))
-		fail_setup(c, &err, SHIM_EXIT_ERROR);
 	/* If the shim dies, so do we, and with us the whole PID namespace. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0) {
 		shim_fail(&err, errno, "prctl PR_SET_PDEATHSIG");
 		fail_setup(c, &err, SHIM_EXIT_ERROR);
 	}
-	/*
-	 * The rootfs directory, opened by the shim, then GO, with the rootfs
-	 * mounted idmapped when the shim made one.
-	 */
-	r = shim_msg_recv(c->sock, &msg, &target, &err);
-	if (r <= 0 || msg.type != SHIM_MSG_ROOTFS || target < 0)
-		_exit(SHIM_EXIT_ERROR);	/* the shim is gone or gave up */
-	r = shim_msg_recv(c->sock, &msg, &tree, &err);
-	if (r <= 0 || msg.type != SHIM_MSG_GO)
-		_exit(SHIM_EXIT_ERROR);
-
-	if (become_root(c->cfg, &err))
+	if ((c->locked ? setup_locked(c, &err) : setup_in_userns(c, &err)) ||
+	    become_container_root(c, &err))
 		fail_setup(c, &err, SHIM_EXIT_ERROR);
-	/* Changing credentials cleared it: set it again. */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0) {
-		shim_fail(&err, errno, "prctl PR_SET_PDEATHSIG");
-		fail_setup(c, &err, SHIM_EXIT_ERROR);
-	}
-	/*
-	 * Nobody in the container may look into init through /proc/1: not
-	 * its fds, memory or exe.  Only now: a non-dumpable init's
-	 * /proc/PID/{uid,gid}_map belong to host root, and an unprivileged
-	 * shim has written them by GO.  Nothing of the container runs yet.
-	 */
-	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
-		shim_fail(&err, errno, "prctl PR_SET_DUMPABLE 0");
-		fail_setup(c, &err, SHIM_EXIT_ERROR);
-	}
-	if (sethostname(c->cfg->hostname, strlen(c->cfg->hostname)) < 0) {
-		shim_fail(&err, errno, "sethostname %s", c->cfg->hostname);
-		fail_setup(c, &err, SHIM_EXIT_ERROR);
-	}
-	/* A new network namespace: "only loopback" means loopback up. */
-	if (c->cfg->net == SHIM_NET_NONE &&
-	    (shim_loopback_up(&err) || shim_ping_groups(&err)))
-		fail_setup(c, &err, SHIM_EXIT_ERROR);
-	if (shim_setup_rootfs(c->rootfs, target, &tree, c->cfg->net, c->cfg->no_pivot, &err))
-		fail_setup(c, &err, SHIM_EXIT_ERROR);
-	shim_closep(&tree);
-	shim_closep(&target);
 	if (shim_config_delegates(c->cfg)) {
 		r = delegate_bpffs(c, &err);
 		if (r > 0)

@@ -7,6 +7,22 @@
 #include "seccomp.h"
 #include "shim.h"
 
+/* The container's namespaces the shim made first (a privileged run); -1: none. */
+struct shim_nsfds {
+	int user, uts, ipc, cgroup, net;
+};
+
+#define SHIM_NSFDS_INIT { .user = -1, .uts = -1, .ipc = -1, .cgroup = -1, .net = -1 }
+
+static inline void shim_nsfds_close(struct shim_nsfds *ns)
+{
+	shim_closep(&ns->user);
+	shim_closep(&ns->uts);
+	shim_closep(&ns->ipc);
+	shim_closep(&ns->cgroup);
+	shim_closep(&ns->net);
+}
+
 /* What the container's init needs; prepared by the shim before clone. */
 struct shim_container {
 	const struct shim_config *cfg;
@@ -15,6 +31,13 @@ struct shim_container {
 	scmp_filter_ctx seccomp;	/* NULL: no filter */
 	sigset_t forward;		/* signals passed on to the command */
 	uint64_t caps;			/* the command's capabilities (caps.h) */
+	/*
+	 * locked: the init starts as host root in new mount and PID
+	 * namespaces, builds the rootfs, then joins ns; else it starts in all
+	 * the container's namespaces.
+	 */
+	bool locked;
+	struct shim_nsfds ns;
 };
 
 /*

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <sched.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -160,10 +161,6 @@ static int prepare(struct shim_run *r, struct shim_err *err)
 			shim_err_print(&warn);
 			if (shim_event_note(r->events_fd, "thread-watch-unsupported", probe.msg, &warn))
 				shim_err_print(&warn);
-		} else {
-			/* Before the container exists, so its first fork is seen. */
-			if (shim_threads_subscribe(&r->watch, r->events_fd, err))
-				return -1;
 		}
 	}
 
@@ -194,8 +191,11 @@ static pid_t spawn(uint64_t flags, int *pidfd, struct shim_err *err)
 		pid = syscall(SYS_clone, (unsigned long)(flags | CLONE_PIDFD | SIGCHLD),
 			      NULL, &fd, NULL, NULL);
 	if (pid < 0)
-		return shim_fail(err, errno, "clone3 (new user, mount, PID, UTS, IPC, cgroup%s namespaces)",
-				 flags & CLONE_NEWNET ? ", network" : "");
+		return shim_fail(err, errno, "clone3 (new%s%s%s%s%s%s%s namespaces)",
+				 flags & CLONE_NEWUSER ? " user" : "", flags & CLONE_NEWNS ? " mount" : "",
+				 flags & CLONE_NEWPID ? " PID" : "", flags & CLONE_NEWUTS ? " UTS" : "",
+				 flags & CLONE_NEWIPC ? " IPC" : "", flags & CLONE_NEWCGROUP ? " cgroup" : "",
+				 flags & CLONE_NEWNET ? " network" : "");
 	if (pid > 0)
 		*pidfd = fd;
 	return (pid_t)pid;
@@ -214,7 +214,7 @@ static int write_file(const char *path, const char *data, struct shim_err *err)
 	return 0;
 }
 
-static int write_idmaps(const struct shim_run *r, struct shim_err *err)
+static int write_idmaps(const struct shim_run *r, pid_t pid, struct shim_err *err)
 {
 	char path[64], buf[SHIM_MAX_IDMAPS * 40];
 
@@ -223,20 +223,81 @@ static int write_idmaps(const struct shim_run *r, struct shim_err *err)
 	 * access; the shim already cleared its own groups (run()).  Only a
 	 * privileged writer of the maps may leave setgroups allowed.
 	 */
-	snprintf(path, sizeof(path), "/proc/%d/setgroups", (int)r->pid);
+	snprintf(path, sizeof(path), "/proc/%d/setgroups", (int)pid);
 	if (write_file(path, r->cfg->allow_setgroups ? "allow" : "deny", err))
 		return -1;
-	snprintf(path, sizeof(path), "/proc/%d/uid_map", (int)r->pid);
+	snprintf(path, sizeof(path), "/proc/%d/uid_map", (int)pid);
 	if (shim_format_idmaps(&r->cfg->uid_map, buf, sizeof(buf)) < 0)
 		return shim_fail(err, E2BIG, "--uid-map: too long for %s", path);
 	if (write_file(path, buf, err))
 		return shim_explain_idmap_failure(r->cfg, "uid", err);
-	snprintf(path, sizeof(path), "/proc/%d/gid_map", (int)r->pid);
+	snprintf(path, sizeof(path), "/proc/%d/gid_map", (int)pid);
 	if (shim_format_idmaps(&r->cfg->gid_map, buf, sizeof(buf)) < 0)
 		return shim_fail(err, E2BIG, "--gid-map: too long for %s", path);
 	if (write_file(path, buf, err))
 		return shim_explain_idmap_failure(r->cfg, "gid", err);
 	return 0;
+}
+
+/*
+ * A privileged run: the container's user, UTS, IPC, cgroup and (--net
+ * none) network namespaces are made first, by a holder process that
+ * does nothing else; with its ID maps written, the shim keeps a
+ * descriptor of each (ns) and the holder is killed.  The init then sets
+ * the rootfs up as host root in a mount namespace of the host's user
+ * namespace, and only then joins these: its mount namespace, copied into
+ * the container's user namespace, has every mount locked (container.c).
+ */
+static int make_namespaces(struct shim_run *r, uint64_t flags, struct shim_nsfds *ns,
+			   int *tree, struct shim_err *err)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} links[] = {
+		{ "user", offsetof(struct shim_nsfds, user) },
+		{ "uts", offsetof(struct shim_nsfds, uts) },
+		{ "ipc", offsetof(struct shim_nsfds, ipc) },
+		{ "cgroup", offsetof(struct shim_nsfds, cgroup) },
+		{ "net", offsetof(struct shim_nsfds, net) },
+	};
+	cleanup_fd int hpidfd = -1;
+	cleanup_fd int target = -1;
+	char path[64];
+	pid_t holder;
+	int ret = -1;
+
+	holder = spawn(flags, &hpidfd, err);
+	if (holder < 0)
+		return -1;
+	if (holder == 0) {
+		/* Only its namespaces matter: it waits to be killed. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+		for (;;)
+			pause();
+	}
+	if (write_idmaps(r, holder, err))
+		goto out;
+	for (size_t i = 0; i < ARRAY_SIZE(links); i++) {
+		int *fd = (int *)((char *)ns + links[i].off);
+
+		if (strcmp(links[i].name, "net") == 0 && !(flags & CLONE_NEWNET))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int)holder, links[i].name);
+		*fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (*fd < 0) {
+			shim_fail(err, errno, "open %s", path);
+			goto out;
+		}
+	}
+	/* The idmapped copy of the rootfs needs the user namespace alone. */
+	ret = shim_rootfs_for_init(r->cfg, r->rootfs, holder, &target, tree, err);
+out:
+	/* Our unreaped child: its PID names no other process (nor under valgrind, without pidfds). */
+	kill(holder, SIGKILL);
+	while (waitpid(holder, NULL, 0) < 0 && errno == EINTR)
+		;
+	return ret;
 }
 
 /*
@@ -410,6 +471,8 @@ static int run(struct shim_config *cfg)
 	int status = SHIM_EXIT_ERROR;
 	cleanup_fd int tree = -1;
 	cleanup_fd int target = -1;
+	struct shim_nsfds ns = SHIM_NSFDS_INIT;
+	bool locked;
 
 	if (prepare(&r, &err) || resolve_idmaps(cfg, &err))
 		goto fail;
@@ -429,6 +492,29 @@ static int run(struct shim_config *cfg)
 	if (cfg->net == SHIM_NET_NONE)
 		flags |= CLONE_NEWNET;
 
+	/*
+	 * As root, the mounts are made where the container cannot undo them
+	 * (make_namespaces); without root, where it can (only its missing
+	 * CAP_SYS_ADMIN stops it): an unprivileged user cannot make a mount
+	 * namespace of the host's user namespace.
+	 */
+	locked = geteuid() == 0;
+	if (locked) {
+		fflush(NULL);
+		if (make_namespaces(&r, flags & ~(uint64_t)(CLONE_NEWNS | CLONE_NEWPID), &ns, &tree,
+				    &err))
+			goto fail;
+		flags = CLONE_NEWNS | CLONE_NEWPID;
+		verbose(&r, "the container's namespaces are made; its mounts are made by host root "
+			"and locked in its own mount namespace");
+	}
+
+	/*
+	 * Just before the init exists, so that its first fork is seen and
+	 * nothing the shim made before it (the holder) is.
+	 */
+	if (r.watch_threads && shim_threads_subscribe(&r.watch, r.events_fd, &err))
+		goto fail;
 	fflush(NULL);
 	r.pid = spawn(flags, &r.pidfd, &err);
 	if (r.pid < 0)
@@ -437,6 +523,7 @@ static int run(struct shim_config *cfg)
 		struct shim_container c = {
 			.cfg = cfg, .rootfs = r.rootfs, .sock = r.sock[1],
 			.seccomp = r.seccomp, .forward = r.forward, .caps = r.caps,
+			.locked = locked, .ns = ns,
 		};
 
 		close(r.sock[0]);
@@ -444,16 +531,22 @@ static int run(struct shim_config *cfg)
 		shim_container_init(&c);
 	}
 	shim_closep(&r.sock[1]);
+	shim_nsfds_close(&ns);
 	verbose(&r, "container init is pid %d (pidfd %d)", (int)r.pid, r.pidfd);
 
 	/*
-	 * The init mounts the rootfs on a descriptor the shim opened; one the
-	 * container does not own goes to it idmapped (rootfs.c).
+	 * Without root, the init mounts the rootfs on a descriptor the shim
+	 * opened; one the container does not own goes to it idmapped
+	 * (rootfs.c).
 	 */
-	if (write_idmaps(&r, &err) ||
-	    shim_rootfs_for_init(cfg, r.rootfs, r.pid, &target, &tree, &err) ||
-	    shim_msg_send(r.sock[0], SHIM_MSG_ROOTFS, 0, NULL, target, &err) ||
-	    shim_msg_send(r.sock[0], SHIM_MSG_GO, 0, NULL, tree, &err)) {
+	if (!locked &&
+	    (write_idmaps(&r, r.pid, &err) ||
+	     shim_rootfs_for_init(cfg, r.rootfs, r.pid, &target, &tree, &err) ||
+	     shim_msg_send(r.sock[0], SHIM_MSG_ROOTFS, 0, NULL, target, &err))) {
+		abort_container(&r, status);
+		goto fail;
+	}
+	if (shim_msg_send(r.sock[0], SHIM_MSG_GO, 0, NULL, tree, &err)) {
 		abort_container(&r, status);
 		goto fail;
 	}
@@ -489,6 +582,7 @@ static int run(struct shim_config *cfg)
 fail:
 	if (err.msg[0])
 		shim_err_print(&err);
+	shim_nsfds_close(&ns);
 	run_release(&r);
 	return status ? status : SHIM_EXIT_ERROR;
 }

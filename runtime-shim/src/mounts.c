@@ -309,7 +309,8 @@ static int readonly_path(int root_fd, const char *path, struct shim_err *err)
 	top = open_kernel_path(root_fd, path);
 	if (top < 0)
 		return shim_fail(err, errno, "read-only %s: open the bind mount", path);
-	return mount_at(NULL, top, path, NULL,
+	/* Source and type are ignored by a remount; valgrind wants strings all the same. */
+	return mount_at("none", top, path, "none",
 			MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
 			NULL, err);
 }
@@ -366,17 +367,28 @@ static int mount_rootfs(const char *rootfs, int target, int *tree, struct shim_e
 	return shim_steal_fd(&copy);
 }
 
-int shim_setup_rootfs(const char *rootfs, int target, int *tree, enum shim_net net,
-		      bool no_pivot, struct shim_err *err)
+int shim_place_rootfs(const char *rootfs, int target, int *tree, struct shim_err *err)
 {
-	cleanup_fd int root = -1;
-
 	/* Nothing we do may propagate back to the host. */
 	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) < 0)
 		return shim_fail(err, errno, "make / private");
-	root = mount_rootfs(rootfs, target, tree, err);
+	return mount_rootfs(rootfs, target, tree, err);
+}
+
+int shim_setup_rootfs(const char *rootfs, int target, int *tree, enum shim_net net,
+		      bool no_pivot, struct shim_err *err)
+{
+	int root = shim_place_rootfs(rootfs, target, tree, err);
+
 	if (root < 0)
 		return -1;
+	return shim_build_rootfs(rootfs, root, net, no_pivot, err);
+}
+
+int shim_build_rootfs(const char *rootfs, int root_fd, enum shim_net net, bool no_pivot,
+		      struct shim_err *err)
+{
+	cleanup_fd int root = root_fd;
 
 	if (mount_fs(root, "proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL, err) ||
 	    mount_sys(root, net, err) || mount_dev(root, err) ||

@@ -15,6 +15,14 @@
  */
 int shim_setup_rootfs(const char *rootfs, int target, int *tree, enum shim_net net,
 		      bool no_pivot, struct shim_err *err);
+/*
+ * The two halves of shim_setup_rootfs: make every mount private and put
+ * the rootfs in place (returns the new mount's root, or -1); then build
+ * it below that root (taken and closed) and pivot into it.
+ */
+int shim_place_rootfs(const char *rootfs, int target, int *tree, struct shim_err *err);
+int shim_build_rootfs(const char *rootfs, int root_fd, enum shim_net net, bool no_pivot,
+		      struct shim_err *err);
 
 /*
  * Open (O_PATH) the directory path below root_fd, as if root_fd were "/",

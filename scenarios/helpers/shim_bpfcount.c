@@ -49,9 +49,13 @@ static int loopback_up(void)
 		return -1;
 	memset(&ifr, 0, sizeof(ifr));
 	strcpy(ifr.ifr_name, "lo");
+	/* shim run brings it up; only another runtime may leave it down. */
 	if (ioctl(fd, SIOCGIFFLAGS, &ifr) == 0) {
-		ifr.ifr_flags |= IFF_UP;
-		r = ioctl(fd, SIOCSIFFLAGS, &ifr);
+		r = 0;
+		if (!(ifr.ifr_flags & IFF_UP)) {
+			ifr.ifr_flags |= IFF_UP;
+			r = ioctl(fd, SIOCSIFFLAGS, &ifr);
+		}
 	}
 	close(fd);
 	return r;

@@ -329,14 +329,19 @@ static int join(int *fd, int type, const char *what, struct shim_err *err)
 	return 0;
 }
 
-/* Host name and network, once in the container's UTS and network namespaces. */
-static int setup_host_and_net(const struct shim_container *c, struct shim_err *err)
+/*
+ * Host name and network, once in the container's UTS and network
+ * namespaces; root_gid is the container's gid 0 as the caller's user
+ * namespace names it.
+ */
+static int setup_host_and_net(const struct shim_container *c, gid_t root_gid,
+			      struct shim_err *err)
 {
 	if (sethostname(c->cfg->hostname, strlen(c->cfg->hostname)) < 0)
 		return shim_fail(err, errno, "sethostname %s", c->cfg->hostname);
 	/* A new network namespace: "only loopback" means loopback up. */
 	if (c->cfg->net == SHIM_NET_NONE &&
-	    (shim_loopback_up(err) || shim_ping_groups(err)))
+	    (shim_loopback_up(err) || shim_ping_groups(root_gid, err)))
 		return -1;
 	return 0;
 }
@@ -363,7 +368,7 @@ static int setup_in_userns(const struct shim_container *c, struct shim_err *err)
 	r = shim_msg_recv(c->sock, &msg, &tree, err);
 	if (r <= 0 || msg.type != SHIM_MSG_GO)
 		_exit(SHIM_EXIT_ERROR);
-	if (become_container_root(c, err) || setup_host_and_net(c, err))
+	if (become_container_root(c, err) || setup_host_and_net(c, 0, err))
 		return -1;
 	return shim_setup_rootfs(c->rootfs, target, &tree, c->cfg->net, c->cfg->no_pivot, err);
 }
@@ -393,9 +398,11 @@ static int setup_locked(const struct shim_container *c, struct shim_err *err)
 	r = shim_msg_recv(c->sock, &msg, &tree, err);
 	if (r <= 0 || msg.type != SHIM_MSG_GO)
 		_exit(SHIM_EXIT_ERROR);
+	shim_idmap_to_host(&c->cfg->uid_map, shim_idmap_root(&c->cfg->uid_map), &uid);
+	shim_idmap_to_host(&c->cfg->gid_map, shim_idmap_root(&c->cfg->gid_map), &gid);
 	if (join(&ns.uts, CLONE_NEWUTS, "UTS", err) || join(&ns.ipc, CLONE_NEWIPC, "IPC", err) ||
 	    join(&ns.cgroup, CLONE_NEWCGROUP, "cgroup", err) ||
-	    join(&ns.net, CLONE_NEWNET, "network", err) || setup_host_and_net(c, err))
+	    join(&ns.net, CLONE_NEWNET, "network", err) || setup_host_and_net(c, gid, err))
 		return -1;
 	target = open(c->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (target < 0)
@@ -408,8 +415,6 @@ static int setup_locked(const struct shim_container *c, struct shim_err *err)
 	 * them, and through an idmapped rootfs only its IDs can be written.
 	 * A non-root fsuid also drops the file capabilities.
 	 */
-	shim_idmap_to_host(&c->cfg->uid_map, shim_idmap_root(&c->cfg->uid_map), &uid);
-	shim_idmap_to_host(&c->cfg->gid_map, shim_idmap_root(&c->cfg->gid_map), &gid);
 	setfsgid(gid);
 	setfsuid(uid);
 	if ((uid_t)setfsuid((uid_t)-1) != uid || (gid_t)setfsgid((gid_t)-1) != gid)

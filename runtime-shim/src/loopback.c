@@ -34,16 +34,20 @@ int shim_loopback_up(struct shim_err *err)
 	return 0;
 }
 
-int shim_ping_groups(struct shim_err *err)
+int shim_ping_groups(gid_t root_gid, struct shim_err *err)
 {
 	static const char path[] = "/proc/sys/net/ipv4/ping_group_range";
 	cleanup_fd int fd = open(path, O_WRONLY | O_CLOEXEC);
+	char range[32];
+	int len;
 
 	if (fd < 0 && errno == ENOENT)
 		return 0;	/* no IPv4: no ping to allow */
 	if (fd < 0)
 		return shim_fail(err, errno, "open %s", path);
-	if (write(fd, "0 0", 3) != 3)
-		return shim_fail(err, errno, "write %s \"0 0\"", path);
+	len = snprintf(range, sizeof(range), "%u %u", (unsigned int)root_gid,
+		       (unsigned int)root_gid);
+	if (write(fd, range, (size_t)len) != len)
+		return shim_fail(err, errno, "write %s \"%s\"", path, range);
 	return 0;
 }

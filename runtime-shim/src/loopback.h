@@ -3,6 +3,8 @@
 #ifndef SHIM_LOOPBACK_H
 #define SHIM_LOOPBACK_H
 
+#include <sys/types.h>
+
 #include "shim.h"
 
 /*
@@ -14,9 +16,12 @@ int shim_loopback_up(struct shim_err *err);
 
 /*
  * Let the container's root ping without CAP_NET_RAW, which the default
- * set leaves out, as podman does: ICMP echo sockets for group 0
- * (net.ipv4.ping_group_range "0 0") in the caller's network namespace.
+ * set leaves out, as podman does: ICMP echo sockets for the container's
+ * group 0 (net.ipv4.ping_group_range "0 0" as the container sees it) in
+ * the caller's network namespace.  The kernel reads the range in the
+ * writer's user namespace: root_gid is container gid 0 there (0 inside
+ * the container's user namespace, its host gid outside it).
  */
-int shim_ping_groups(struct shim_err *err);
+int shim_ping_groups(gid_t root_gid, struct shim_err *err);
 
 #endif

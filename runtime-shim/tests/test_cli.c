@@ -177,7 +177,7 @@ static void test_usage_mentions_everything(void **state)
 		"Calls not listed fail with ENOSYS", "bpf and perf_event_open are allowed only with --bpf-delegate-*",
 		"shim seccomp-profile prints it as OCI JSON",
 		/* --events, --watch-threads */
-		"FILE is appended to, never truncated; a symlink is refused (O_NOFOLLOW)",
+		"FILE is appended to, never truncated; no symlink is followed in any component of its path",
 		"needs --events FILE, and root", "(netlink CN_PROC), which takes CAP_NET_ADMIN in the initial namespaces",
 	};
 	char *buf = NULL, *flat;

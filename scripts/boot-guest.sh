@@ -14,15 +14,24 @@ source "$(dirname "$0")/lib.sh"
 kernel=${1:?usage: boot-guest.sh KERNEL [check|demo|bench] [SCENARIO...]}
 mode=${2:-check}
 shift $(( $# >= 2 ? 2 : 1 ))
-scenarios=$(IFS=,; echo "$*")
 kernel_row "$kernel" || die "no kernel $kernel in scripts/kernels.tsv"
+# A check runs what the row's runs column and the filter both select.
+if [ "$mode" = check ]; then
+	if ! scenarios=$(runs_narrow "$k_runs" "$@"); then
+		say "$kernel: runs none of the scenarios selected (its row runs: $k_runs): not booted"
+		rm -rf "${results_dir:?}/$kernel"
+		exit 0
+	fi
+else
+	scenarios=$(IFS=,; echo "$*")
+fi
 image=$build_dir/images/$k_image.bzImage
 initrd=$build_dir/rootfs/initrd.cpio.gz
 results=$results_dir/$kernel
 # A hang detector for the whole boot (the row's limit): every scenario has
 # a limit of its own, and all of them together take about 25 minutes
 # under TCG.
-limit=${GUEST_TIMEOUT:-$k_limit}
+limit=${GUEST_TIMEOUT:-$((k_limit * ${GUEST_TIMEOUT_SCALE:-1}))}
 [ -f "$image" ] || die "$image missing"
 [ -f "$initrd" ] || die "$initrd missing: run 'make rootfs'"
 # kmemleak's final scan (guest-rootfs/overlay/init) is required of an

@@ -34,14 +34,16 @@ kernel_reserved=(unit bench demo)
 kernel_rows() { grep -vE '^[[:space:]]*(#|$)' "$kernels_table"; }
 
 # kernel_row NAME: set k_image, k_from, k_role, k_scale, k_limit,
-# k_default, k_debug and k_args (empty for "-") from NAME's row; fails
-# when the table has no such row, dies when the row is malformed.
+# k_default, k_debug, k_runs and k_args (empty for "-") from NAME's row;
+# fails when the table has no such row, dies when the row is malformed.
 kernel_row() {
 	local _name
 	# shellcheck disable=SC2034 # the row's fields are for the caller
-	while read -r _name k_image k_from k_role k_scale k_limit k_default k_debug k_args; do
+	while read -r _name k_image k_from k_role k_scale k_limit k_default k_debug k_runs k_args; do
 		[ "$_name" = "$1" ] || continue
 		[ "$k_args" != - ] || k_args=
+		[[ $k_runs == all || $k_runs =~ ^[A-Za-z0-9_-]+(/[A-Za-z0-9_.-]+)?(,[A-Za-z0-9_-]+(/[A-Za-z0-9_.-]+)?)*$ ]] ||
+			die "$kernels_table: $_name: runs '$k_runs' (all, or groups and GROUP/NAME joined by commas)"
 		case $k_role in under-test | oracle | control) ;;
 		*) die "$kernels_table: $_name: role '$k_role' (under-test, oracle or control)" ;; esac
 		[[ $k_scale =~ ^[1-9][0-9]*$ && $k_limit =~ ^[1-9][0-9]*$ ]] ||
@@ -69,6 +71,43 @@ matrix_kernels() {
 		fi
 		echo "$_name"
 	done
+}
+
+# runs_selects RUNS ID: whether a row whose runs column is RUNS runs the
+# scenario ID (GROUP/NAME).
+runs_selects() {
+	local _word
+	[ "$1" = all ] && return 0
+	for _word in ${1//,/ }; do
+		case $2 in "$_word" | "$_word"/*) return 0 ;; esac
+	done
+	return 1
+}
+
+# runs_narrow RUNS [WORD...]: the filter a guest of that row runs, as
+# words joined by commas: the words given (make check's SCENARIOS=, all
+# when none) within the row's runs column. Fails when they share no
+# scenario.
+runs_narrow() {
+	local _runs=$1 _want _word _out=()
+	shift
+	if [ "$_runs" = all ]; then
+		(IFS=,; echo "$*")
+		return 0
+	fi
+	[ $# -gt 0 ] || set -- ""
+	for _want in "$@"; do
+		_want=${_want%/}
+		for _word in ${_runs//,/ }; do
+			if [ -z "$_want" ] || [[ $_word == "$_want" || $_word == "$_want"/* ]]; then
+				_out+=("$_word")
+			elif [[ $_want == "$_word"/* ]]; then
+				_out+=("$_want")
+			fi
+		done
+	done
+	[ ${#_out[@]} -gt 0 ] || return 1
+	printf '%s\n' "${_out[@]}" | awk '!seen[$0]++' | paste -sd ,
 }
 
 # kernels_with ROLE: the default kernels of that role, in table order

@@ -43,20 +43,31 @@ for d in "$scenarios"/*/; do
 	done
 done
 
-for want in "$@"; do
-	want=${want%/}
+# check_word WHERE WORD: WORD names a group or one scenario.
+check_word() {
+	local where=$1 want=${2%/} group names f
 	group=${want%%/*}
 	if [[ $want == */* ]]; then
-		is_scenario "$scenarios/$want" && continue
+		is_scenario "$scenarios/$want" && return 0
 		if is_group "$scenarios/$group"; then
 			names=()
 			for f in "$scenarios/$group"/*; do is_scenario "$f" && names+=("$(basename "$f")"); done
-			error "no scenario $want; $group has: ${names[*]}"
-			continue
+			error "${where}no scenario $want; $group has: ${names[*]}"
+			return 0
 		fi
 	else
-		is_group "$scenarios/$want" && continue
+		is_group "$scenarios/$want" && return 0
 	fi
-	error "no scenario group $group; groups: ${groups[*]}"
+	error "${where}no scenario group $group; groups: ${groups[*]}"
+}
+
+# The kernel table's runs column names scenarios too.
+while read -r name _ _ _ _ _ _ _ runs _; do
+	[ "$runs" = all ] && continue
+	for word in ${runs//,/ }; do check_word "${kernels_table#"$repo_root"/}: $name runs: " "$word"; done
+done < <(kernel_rows)
+
+for want in "$@"; do
+	check_word "" "$want"
 done
 [ "$errors" -eq 0 ]

@@ -16,17 +16,18 @@ for image in patched reference stock next; do echo "$image" > "$tmp/build/images
 export KERNELS_TABLE=$tmp/kernels.tsv
 {
 	cat "$repo/scripts/kernels.tsv"
-	echo "next          next   apt:linux-image-next          under-test  1  2700  -  -  -"
-	echo "stock-nosmt   stock  apt:linux-image-cloud-amd64   control     1  2700  -  -  nosmt"
+	echo "next          next   apt:linux-image-next          under-test  1  2700  -  -  all  -"
+	echo "stock-nosmt   stock  apt:linux-image-cloud-amd64   control     1  2700  -  -  all  nosmt"
+	echo "patched-pidfd patched  kernel                      under-test  1  2700  -  -  pidfd  -"
 } > "$KERNELS_TABLE"
 : > "$tmp/build/rootfs/initrd.cpio.gz"
-# The stand-in passes g/10-a on every kernel but stock, which skips it;
+# The stand-in passes guest/10-a on every kernel but stock, which skips it;
 # FAKE_FRED=fail fails it on every kernel booted with fred=on, and on
 # the image "next".
 cat > "$tmp/bin/qemu-system-x86_64" <<'FAKE'
 #!/usr/bin/env bash
 [ "$1" = --version ] && { echo "QEMU emulator version 0 (stand-in)"; exit 0; }
-serials=()
+serials=() append=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	-serial) serials+=("${2#file:}") ;;
@@ -37,9 +38,11 @@ while [ $# -gt 0 ]; do
 done
 # FAKE_STOP=reference: the reference's guest stops before its results.
 [ "$image" = "${FAKE_STOP:-}" ] && exit 0
-if [ "$image" = stock ]; then echo "ok 1 - g/10-a # SKIP unsupported: no a"
-elif [[ " $append " == *" fred=on "* || $image == next ]] && [ "$FAKE_FRED" = fail ]; then echo "not ok 1 - g/10-a # exit 1"
-else echo "ok 1 - g/10-a # 1s"; fi > "${serials[1]}"
+# A guest whose filter leaves the group guest out runs nothing.
+if [[ " $append " == *" guest.scenarios="* && " $append " != *" guest.scenarios=guest "* ]]; then :
+elif [ "$image" = stock ]; then echo "ok 1 - guest/10-a # SKIP unsupported: no a"
+elif [[ " $append " == *" fred=on "* || $image == next ]] && [ "$FAKE_FRED" = fail ]; then echo "not ok 1 - guest/10-a # exit 1"
+else echo "ok 1 - guest/10-a # 1s"; fi > "${serials[1]}"
 echo "# guest: done" >> "${serials[1]}"
 FAKE
 chmod +x "$tmp/bin/qemu-system-x86_64"
@@ -60,14 +63,14 @@ expect() {
 	n=$((n + 1))
 	if grep -qE "$1" <<<"$out"; then echo "ok $n - $2"; else echo "not ok $n - $2"; sed 's/^/# /' <<<"$out"; failed=1; fi
 }
-echo "1..19"
+echo "1..22"
 matrix pass patched patched-fred reference stock
-expect '^g/10-a +pass +pass +pass +skip *$' "one column per kernel, patched-fred included"
+expect '^guest/10-a +pass +pass +pass +skip *$' "one column per kernel, patched-fred included"
 expect '^3 passed, 0 failed$' "patched, patched-fred and reference pass, stock skips"
 expect '^1 skipped ' "stock's 'unsupported:' skip is counted"
 expect '^exit 0$' "a matrix that agrees passes"
 matrix fail patched patched-fred reference stock
-expect '^  disagreement on g/10-a: patched-fred=fail reference=pass$' \
+expect '^  disagreement on guest/10-a: patched-fred=fail reference=pass$' \
 	"the second patched kernel is held to the reference too"
 expect '^exit 1$' "a patched kernel that disagrees fails the matrix"
 FAKE_STOP=reference matrix pass patched patched-fred reference
@@ -79,10 +82,17 @@ if grep -q disagreement <<<"$out"; then
 else echo "ok $n - a missing result is no disagreement on top"; fi
 expect '^  reference: guest stopped before the scenarios finished' "why the guest ended badly comes last, where a log's tail shows it"
 matrix pass patched next reference stock stock-nosmt
-expect '^g/10-a +pass +pass +pass +skip +skip *$' "a made-up row is a column: a prebuilt kernel and a boot variant"
+expect '^guest/10-a +pass +pass +pass +skip +skip *$' "a made-up row is a column: a prebuilt kernel and a boot variant"
 expect '^3 passed, 0 failed$' "the new kernel under test passes; the second control skips, as its role allows"
+matrix pass patched patched-pidfd reference
+expect '^guest/10-a +pass +- +pass *$' "a row whose runs column leaves a scenario out shows '-' for it"
+expect '^2 passed, 0 failed$' "and owes no result for it"
+out=$(PATH=$tmp/bin:$PATH BUILD_DIR=$tmp/build RESULTS_DIR=$tmp/build/results GUEST_ACCEL=tcg GUEST_RERUN=1 \
+	"$repo/scripts/boot-guest.sh" patched-pidfd check guest/10-fred 2>&1)
+expect 'patched-pidfd: runs none of the scenarios selected \(its row runs: pidfd\): not booted' \
+	"a row that runs none of a filter's scenarios is not booted"
 matrix fail next reference
-expect '^  disagreement on g/10-a: next=fail reference=pass$' "the new kernel under test is held to the oracle"
+expect '^  disagreement on guest/10-a: next=fail reference=pass$' "the new kernel under test is held to the oracle"
 matrix pass patched nosuch
 expect '^error: no kernel nosuch in scripts/kernels.tsv' "a name without a row fails before anything boots"
 # The other steps' TAP streams count in the same tally.

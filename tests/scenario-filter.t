@@ -13,12 +13,12 @@ n=0 failed=0
 expect() {
 	local want_rc=$1 pattern=$2 what=$3 rc=0 out
 	shift 4
-	out=$(SCENARIO_SRC=${SRC:-} "$check" "$@" 2>&1) || rc=$?
+	out=$(SCENARIO_SRC=${SRC:-} KERNELS_TABLE=${TABLE:-} "$check" "$@" 2>&1) || rc=$?
 	n=$((n + 1))
 	if [ "$rc" -eq "$want_rc" ] && grep -qE -- "$pattern" <<<"$out"; then echo "ok $n - $what"
 	else echo "not ok $n - $what (exit $rc)"; sed 's/^/# /' <<<"$out"; failed=1; fi
 }
-echo "1..9"
+echo "1..11"
 expect 0 '^$' "no filter selects everything" --
 expect 0 '^$' "groups and single scenarios" -- pidfd token/20-token-create guest/
 expect 1 '^error: no scenario token/10-create; token has: .*20-token-create' \
@@ -30,12 +30,18 @@ expect 1 '^error: no scenario token/README.md' "only numbered executables are sc
 mk() { mkdir -p "$tmp/$1"; printf '#!/bin/bash\n%s\necho 1..0\n' "$2" > "$tmp/$1/$3"; chmod +x "$tmp/$1/$3"; }
 mk ok/g '# what it does
 # timeout: 30' 10-a
-SRC=$tmp/ok expect 0 '^$' "a limit declared within the first 5 lines" -- g
+# A kernel table whose runs column names that folder's scenarios.
+printf 'one  one  kernel  under-test  1  60  yes  -  g/10-a  -\n' > "$tmp/ok.tsv"
+SRC=$tmp/ok TABLE=$tmp/ok.tsv expect 0 '^$' "a limit declared within the first 5 lines" -- g
+SRC=$tmp/ok TABLE=$tmp/ok.tsv expect 0 '^$' "a kernel row runs a scenario of the folder" --
+printf 'two  two  kernel  under-test  1  60  yes  -  g,h  -\n' > "$tmp/bad.tsv"
+SRC=$tmp/ok TABLE=$tmp/bad.tsv expect 1 '^error: .*/bad.tsv: two runs: no scenario group h; groups: g$' \
+	"a kernel row whose runs column names no scenario fails, whatever the filter" -- g
 mk silent/g '# timeout: 30' 10-a
 mk silent/g '# what it does' 20-b
-SRC=$tmp/silent expect 1 '^error: scenarios/g/20-b: no "# timeout: SECONDS" line' \
+SRC=$tmp/silent TABLE=$tmp/ok.tsv expect 1 '^error: scenarios/g/20-b: no "# timeout: SECONDS" line' \
 	"a scenario without a declared limit fails, whatever the filter" -- g/10-a
 mk reserved/bin '# timeout: 30' 10-a
-SRC=$tmp/reserved expect 1 '^error: scenarios/bin: a group may not be named bin' \
+SRC=$tmp/reserved TABLE=$tmp/ok.tsv expect 1 '^error: scenarios/bin: a group may not be named bin' \
 	"a group named as a build output in /opt/scenarios is refused" --
 exit $failed

@@ -42,7 +42,7 @@ kernel_row() {
 	while read -r _name k_image k_from k_role k_scale k_limit k_default k_debug k_runs k_args; do
 		[ "$_name" = "$1" ] || continue
 		[ "$k_args" != - ] || k_args=
-		[[ $k_runs == all || $k_runs =~ ^[A-Za-z0-9_-]+(/[A-Za-z0-9_.-]+)?(,[A-Za-z0-9_-]+(/[A-Za-z0-9_.-]+)?)*$ ]] ||
+		[[ $k_runs == all || $k_runs =~ ^[A-Za-z0-9][A-Za-z0-9_-]*(/[A-Za-z0-9][A-Za-z0-9_.-]*)?(,[A-Za-z0-9][A-Za-z0-9_-]*(/[A-Za-z0-9][A-Za-z0-9_.-]*)?)*$ ]] ||
 			die "$kernels_table: $_name: runs '$k_runs' (all, or groups and GROUP/NAME joined by commas)"
 		case $k_role in under-test | oracle | control) ;;
 		*) die "$kernels_table: $_name: role '$k_role' (under-test, oracle or control)" ;; esac

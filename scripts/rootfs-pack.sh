@@ -11,7 +11,7 @@ base=$out_dir/base.cpio.gz
 [ -f "$base" ] || die "$base missing: run scripts/rootfs-base.sh"
 
 staging=$(mktemp -d "$out_dir/extra.XXXXXX")
-trap 'rm -rf "$staging" "$staging.cpio.gz" "$staging.initrd"' EXIT
+trap 'rm -rf "$staging" "$staging.cpio.gz" "$staging.initrd" "$staging.keys"' EXIT
 
 cp -a "$repo_root/guest-rootfs/overlay/." "$staging/"
 mkdir -p "$staging/opt/scenarios"
@@ -44,6 +44,23 @@ for modules in "$build_dir"/images/*.modules; do
 	mkdir -p "$staging/usr/lib"
 	cp -a "$modules/lib/." "$staging/usr/lib/"
 done
+
+# Each scenario's key, for the reuse of its results (boot-guest.sh): its
+# own file, and everything else the guest gets (the base archive, the
+# other files of every group, the helpers, the packages). A change to one
+# scenario changes its key alone; any other change, every key.
+shared=$({ sha256sum < "$base"
+	(cd "$staging" && find . \( -type f -o -type l \) -print0 | LC_ALL=C sort -z |
+		while IFS= read -r -d '' f; do
+			[[ $f == ./opt/scenarios/*/[0-9]* && -f $repo_root/scenarios/${f#./opt/scenarios/} ]] && continue
+			if [ -L "$f" ]; then echo "link $f $(readlink "$f")"; else sha256sum "$f"; fi
+		done); } | sha256sum | cut -c1-16)
+for f in "$staging"/opt/scenarios/*/[0-9]*; do
+	id=${f#"$staging"/opt/scenarios/}
+	[ -f "$repo_root/scenarios/$id" ] || continue
+	echo "$id $({ echo "$shared $(stat -c %a "$f")"; sha256sum < "$f"; } | sha256sum | cut -c1-16)"
+done > "$staging.keys"
+mv "$staging.keys" "$out_dir/scenario-keys"
 
 # Same inputs, same bytes: a guest run can then be recognised as
 # unchanged by the initramfs' hash (scripts/boot-guest.sh).

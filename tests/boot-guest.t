@@ -12,8 +12,14 @@ for image in fake patched patched-debug; do : > "$tmp/build/images/$image.bzImag
 echo CONFIG_DEBUG_KMEMLEAK=y > "$tmp/build/images/patched-debug.config"
 # The project's kernel table and a made-up row for the stand-in's image.
 export KERNELS_TABLE=$tmp/kernels.tsv
-{ cat "$repo/scripts/kernels.tsv"; echo "fake fake kernel under-test 1 2700 - - -"; } > "$KERNELS_TABLE"
+{
+	cat "$repo/scripts/kernels.tsv"
+	echo "fake    fake  kernel  under-test  1  2700  -  -  all  -"
+	echo "fake-g  fake  kernel  under-test  1  2700  -  -  g    -"
+} > "$KERNELS_TABLE"
 : > "$tmp/build/rootfs/initrd.cpio.gz"
+# What rootfs-pack.sh writes: each scenario's key.
+printf 'a k1\nguest/10-x k2\ng/a k3\ng/b k4\n' > "$tmp/build/rootfs/scenario-keys"
 # The stand-in writes the two serial files as FAKE_QEMU says.
 cat > "$tmp/bin/qemu-system-x86_64" <<'FAKE'
 #!/usr/bin/env bash
@@ -29,7 +35,8 @@ while [ $# -gt 0 ]; do
 done
 console=${serials[0]} tap=${serials[1]}
 case $FAKE_QEMU in
-ok) echo "ok 1 - a"; echo "# guest: kmemleak scanned: 0 suspected leaks"; echo "# guest: done" ;;
+ok) echo "ok 1 - a"; echo "ok 2 - guest/10-x"; echo "ok 3 - g/a"; echo "ok 4 - g/b"
+	echo "# guest: kmemleak scanned: 0 suspected leaks"; echo "# guest: done" ;;
 noscan) echo "ok 1 - a"; echo "# guest: done" ;;
 leak) echo "kmemleak: unreferenced object 0xffff888004a1c000 (size 64):" > "$console"
 	echo "# guest: kmemleak scanned: 1 suspected leaks"; echo "# guest: done" ;;
@@ -37,6 +44,14 @@ early) echo "ok 1 - a" ;;
 panic) echo "Kernel panic - not syncing: Attempted to kill init!" > "$console"; echo "# guest: done" ;;
 warn) echo "WARNING: CPU: 0 PID: 1 at kernel/fork.c:1 x" > "$console"; echo "# guest: done" ;;
 hang) exec sleep 60 ;;
+# g/a and g/b, or those of them that guest.scenarios names.
+ab)
+	filter=$(tr ' ' '\n' <<<"$append" | sed -n 's/^guest.scenarios=//p')
+	echo "1..2"
+	for id in g/a g/b; do
+		[[ -z $filter || ,$filter, == *",$id,"* || ,$filter, == *",g,"* ]] && echo "    output of $id" && echo "ok 1 - $id"
+	done
+	echo "# guest: done" ;;
 kvm) [ "$accel" = kvm ] && { printf 'KVM internal error. Suberror: 1\nemulation failure\n' >&2; exec sleep 60; } ;;
 # KVM stops the guest after its first scenario; under TCG it runs all.
 kvm-then-tcg)
@@ -83,7 +98,7 @@ booted() {
 		failed=1
 	fi
 }
-echo "1..20"
+echo "1..23"
 launch ok 0 'fake: guest finished' "a guest that finishes its scenarios passes"
 launch early 1 'error: fake: guest stopped before the scenarios finished' "a guest that stops early fails"
 launch panic 1 'error: fake: kernel reported a problem' "a kernel panic on the console fails"
@@ -111,7 +126,7 @@ else
 fi
 # Reuse: the stand-in would hang now, so only a reused result passes.
 launch ok 0 'fake: guest finished' "a clean run"
-RERUN='' launch hang 0 'fake: inputs unchanged since the clean run' "an unchanged clean run is reused"
+RERUN='' launch hang 0 'fake: inputs unchanged for all 4 scenarios' "an unchanged clean run is reused"
 launch hang 1 'error: fake: guest hung' "GUEST_RERUN=1 boots again"
 RERUN='' launch hang 1 'error: fake: guest hung' "a failed run is never reused"
 # Kernel names that are an image plus command-line arguments (kernels.tsv).
@@ -119,8 +134,23 @@ booted patched patched '^console=ttyS0 ' 'fred=|no5lvl' "patched boots patched.b
 booted patched-fred patched ' fred=on ' 'timeout_scale' "patched-fred boots patched.bzImage with fred=on"
 booted patched-debug-fred patched-debug ' fred=on no5lvl .*guest\.timeout_scale=8$' '^$' \
 	"patched-debug-fred boots patched-debug.bzImage with fred=on, the debug time limits and 4-level paging"
-KERNEL=patched-fred RERUN='' launch hang 0 'patched-fred: inputs unchanged since the clean run' \
+KERNEL=patched-fred RERUN='' launch hang 0 'patched-fred: inputs unchanged for all 1 scenarios' \
 	"patched-fred's clean run is reused"
 KERNEL=patched-fred RERUN='' GUEST_APPEND=quiet launch hang 1 'error: patched-fred: guest hung' \
 	"a changed command line boots again"
+# Scenario by scenario: a changed key boots that scenario alone, and the
+# results are the boot's and the reused ones, each with its output.
+KERNEL=fake-g launch ab 0 'fake-g: guest finished' "a clean run of two scenarios"
+printf 'a k1\nguest/10-x k2\ng/a k3\ng/b k4-changed\n' > "$tmp/build/rootfs/scenario-keys"
+KERNEL=fake-g RERUN='' launch ab 0 'fake-g: 1 results reused, 1 scenarios to run' "a changed scenario runs alone"
+n=$((n + 1))
+if grep -qx -- -append "$tmp/args" && grep -A1 -x -- -append "$tmp/args" | grep -q ' guest.scenarios=g/b ' &&
+	[ "$(grep -E '^(ok|    )' "$tmp/build/results/fake-g/tap")" = "    output of g/b
+ok 1 - g/b
+    output of g/a
+ok 1 - g/a" ]; then
+	echo "ok $n - the guest ran g/b alone; the results hold g/a's reused output and result too"
+else
+	echo "not ok $n - the guest ran g/b alone, g/a reused"; sed 's/^/# /' "$tmp/args" "$tmp/build/results/fake-g/tap"; failed=1
+fi
 exit $failed

@@ -15,11 +15,14 @@ kernel=${1:?usage: boot-guest.sh KERNEL [check|demo|bench] [SCENARIO...]}
 mode=${2:-check}
 shift $(( $# >= 2 ? 2 : 1 ))
 kernel_row "$kernel" || die "no kernel $kernel in scripts/kernels.tsv"
+# An earlier run's results must not stand for this one, whatever stops it.
+rm -rf "${results_dir:?}/$kernel"
 # A check runs what the row's runs column and the filter both select.
 if [ "$mode" = check ]; then
 	if ! scenarios=$(runs_narrow "$k_runs" "$@"); then
 		say "$kernel: runs none of the scenarios selected (its row runs: $k_runs): not booted"
-		rm -rf "${results_dir:?}/$kernel"
+		mkdir -p "$results_dir/$kernel"
+		echo "# guest: not booted: its row runs $k_runs, none of the scenarios selected" > "$results_dir/$kernel/tap"
 		exit 0
 	fi
 else

@@ -47,6 +47,8 @@ for k in "${kernels[@]}"; do
 	if [ -f "$results/$k/problem" ]; then
 		failed=$((failed + 1))
 		problems+=("$k")
+	elif [ ! -f "$results/$k/tap" ]; then
+		fail "$k: no results (its guest did not run: the output of run-matrix.sh above says why)"
 	fi
 	while read -r id st note; do
 		[[ " ${ids[*]} " == *" $id "* ]] || ids+=("$id")

@@ -21,6 +21,7 @@ export KERNELS_TABLE=$tmp/kernels.tsv
 	echo "patched-pidfd patched  kernel                      under-test  1  2700  -  -  pidfd  -"
 } > "$KERNELS_TABLE"
 : > "$tmp/build/rootfs/initrd.cpio.gz"
+printf 'guest/10-a k1\npidfd/10-b k2\n' > "$tmp/build/rootfs/scenario-keys"
 # The stand-in passes guest/10-a on every kernel but stock, which skips it;
 # FAKE_FRED=fail fails it on every kernel booted with fred=on, and on
 # the image "next".
@@ -63,7 +64,7 @@ expect() {
 	n=$((n + 1))
 	if grep -qE "$1" <<<"$out"; then echo "ok $n - $2"; else echo "not ok $n - $2"; sed 's/^/# /' <<<"$out"; failed=1; fi
 }
-echo "1..22"
+echo "1..24"
 matrix pass patched patched-fred reference stock
 expect '^guest/10-a +pass +pass +pass +skip *$' "one column per kernel, patched-fred included"
 expect '^3 passed, 0 failed$' "patched, patched-fred and reference pass, stock skips"
@@ -93,6 +94,12 @@ expect 'patched-pidfd: runs none of the scenarios selected \(its row runs: pidfd
 	"a row that runs none of a filter's scenarios is not booted"
 matrix fail next reference
 expect '^  disagreement on guest/10-a: next=fail reference=pass$' "the new kernel under test is held to the oracle"
+# A guest that never ran leaves no results: that fails, named.
+mv "$tmp/build/rootfs/scenario-keys" "$tmp/keys"
+matrix pass patched reference
+expect '^  patched: no results \(its guest did not run' "a kernel whose guest did not run fails"
+expect '^0 passed, 2 failed$' "each such kernel counts as a failure"
+mv "$tmp/keys" "$tmp/build/rootfs/scenario-keys"
 matrix pass patched nosuch
 expect '^error: no kernel nosuch in scripts/kernels.tsv' "a name without a row fails before anything boots"
 # The other steps' TAP streams count in the same tally.

@@ -24,10 +24,15 @@ for sub in "${scenario_build_dirs[@]}"; do
 	[ ! -e "$staging/opt/scenarios/$sub" ] || die "scenarios/$sub: a group may not be named as a build output (scripts/lib.sh)"
 	[ -d "$build_dir/scenarios/$sub" ] && cp -a "$build_dir/scenarios/$sub" "$staging/opt/scenarios/$sub"
 done
-# The benchmarks (make bench): the guest driver and its helpers.
-mkdir -p "$staging/opt/bench"
+# The benchmarks (make bench): the guest driver and its helpers, and
+# from the scenarios' build the two it shares with them, the kernel probe
+# and the BPF object it loads; the bench reads nothing else of
+# /opt/scenarios.
+mkdir -p "$staging/opt/bench/bin" "$staging/opt/bench/bpf"
 cp -a "$repo_root/bench/guest/." "$staging/opt/bench/"
-[ -d "$build_dir/bench/bin" ] && cp -a "$build_dir/bench/bin" "$staging/opt/bench/bin"
+[ -d "$build_dir/bench/bin" ] && cp -a "$build_dir/bench/bin/." "$staging/opt/bench/bin/"
+cp "$build_dir/scenarios/bin/shim_probe" "$staging/opt/bench/bin/"
+cp "$build_dir/scenarios/bpf/shim_count.bpf.o" "$staging/opt/bench/bpf/"
 # The Debian packages (scripts/deb.sh): the guest's /init installs them
 # with dpkg -i before anything runs, so the scenarios use the shim, its
 # hook files and the token tools as a Debian 12 user gets them.

@@ -1,0 +1,56 @@
+# Container root file systems for the guest's scenarios and its bench
+# (sourced; guest-rootfs/overlay/usr/local/lib/guest/rootfs.sh).
+# shellcheck shell=bash
+
+# The host ID the container's root gets by default: the start of the
+# range of user "containers" in /etc/subuid (guest-rootfs/overlay/etc).
+guest_default_uid() {
+	awk -F: '$1 == "containers" { print $2; exit }' /etc/subuid
+}
+guest_default_gid() {
+	awk -F: '$1 == "containers" { print $2; exit }' /etc/subgid
+}
+
+# guest_busybox_bin: a bin folder with busybox and a link for each of its
+# applets, made once per boot and copied into every rootfs: the 400 `ln`
+# took seconds of TCG time for each of the 30 rootfs of a run.
+guest_busybox_bin() {
+	local bin=/tmp/.guest-busybox-bin tmp applet
+	if [ ! -d "$bin" ]; then
+		tmp=$(mktemp -d /tmp/.guest-busybox-bin.XXXXXX)
+		cp /bin/busybox "$tmp/busybox"
+		for applet in $(/bin/busybox --list); do
+			[ -e "$tmp/$applet" ] || ln -s busybox "$tmp/$applet"
+		done
+		mv -T "$tmp" "$bin" 2>/dev/null || rm -rf "$tmp"
+	fi
+	echo "$bin"
+}
+
+# guest_rootfs BIN BPF [HELPER...]: make a rootfs under /tmp and print its
+# path: busybox, the HELPERs from the folder BIN in /opt/bin with their
+# shared libraries, and the folder BPF's objects (*.bpf.o) in /opt/bpf.
+guest_rootfs() {
+	local bin=$1 bpf=$2 dir helper lib
+	shift 2
+	dir=$(mktemp -d /tmp/shim-rootfs.XXXXXX)
+	chmod 755 "$dir"
+	mkdir -p "$dir"/{proc,sys,dev,tmp,etc,root,opt/bin,opt/bpf}
+	cp -a "$(guest_busybox_bin)" "$dir/bin"
+	chmod 755 "$dir/bin"
+	echo "root:x:0:0:root:/root:/bin/sh" > "$dir/etc/passwd"
+	echo "root:x:0:" > "$dir/etc/group"
+	for helper in "$@"; do
+		cp "$bin/$helper" "$dir/opt/bin/"
+		for lib in $(ldd "$bin/$helper" | awk '/=> \//{print $3} /^[ \t]*\//{print $1}'); do
+			cp -L --parents "$lib" "$dir/"
+		done
+	done
+	cp "$bpf"/*.bpf.o "$dir/opt/bpf/" 2>/dev/null || true
+	chmod -R a+rX "$dir"
+	# The container root's own, as chown -R to the default range makes it:
+	# used as it is on every kernel. A root-owned one is mounted idmapped
+	# where its file system allows (shim/27-rootfs-idmap).
+	chown -R "$(guest_default_uid):$(guest_default_gid)" "$dir"
+	echo "$dir"
+}

@@ -31,9 +31,9 @@ fi
 image=$build_dir/images/$k_image.bzImage
 initrd=$build_dir/rootfs/initrd.cpio.gz
 results=$results_dir/$kernel
-# A hang detector for the whole boot (the row's limit): every scenario has
-# a limit of its own, and all of them together take about 25 minutes
-# under TCG.
+# A hang detector for the whole boot (the row's limit, times
+# GUEST_TIMEOUT_SCALE): every scenario has a limit of its own, and all of
+# them together took 18 minutes under TCG with every guest at once.
 limit=${GUEST_TIMEOUT:-$((k_limit * ${GUEST_TIMEOUT_SCALE:-1}))}
 [ -f "$image" ] || die "$image missing"
 [ -f "$initrd" ] || die "$initrd missing: run 'make rootfs'"

@@ -21,9 +21,8 @@ mkdir -p "$results"
 matrix_slot
 [ "${MATRIX_SLOTS:-2}" -le 1 ] || export GUEST_TIMEOUT_SCALE=${GUEST_TIMEOUT_SCALE:-2}
 # Every guest boots at once (up to two per core): their runs are of
-# unequal length, and with one guest per core the longest ones ran alone
-# at the end while a core idled (three full guests on two cores: 54
-# minutes one per core, about 44 all at once). Time limits are doubled
+# unequal length, and with one guest per core the last long one ran
+# alone at the end while the other core idled. Time limits are doubled
 # above, as each guest may get half a core.
 jobs=${MATRIX_JOBS:-$(( ${#kernels[@]} < 2 * $(nproc) ? ${#kernels[@]} : 2 * $(nproc) ))}
 running=0

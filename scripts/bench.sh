@@ -32,8 +32,8 @@ if [ -n "$check" ]; then
 	inputs=$({ echo "$kernel $append"; qemu-system-x86_64 --version | head -n 1
 		hash_inputs "${images[@]}" "$build_dir/rootfs/initrd.cpio.gz" "$0" "$repo_root/scripts/lib.sh" \
 			"$repo_root/scripts/boot-guest.sh" "$repo_root/scripts/bench-report.py" "$kernels_table"; } | sha256sum | cut -c1-16)
-	if [ -z "${GUEST_RERUN:-}" ] && grep -qx 'ok 1 - .*' "$out/check.tap" 2>/dev/null &&
-		[ "$(cat "$out/check.inputs" 2>/dev/null)" = "$inputs" ]; then
+	# check.inputs is written only for a passing check.
+	if [ -z "${GUEST_RERUN:-}" ] && [ "$(cat "$out/check.inputs" 2>/dev/null)" = "$inputs" ]; then
 		say "bench: inputs unchanged since the passing quick bench of $(date -r "$out/check.inputs" '+%F %T'): it stands (GUEST_RERUN=1 boots again)"
 		exit 0
 	fi

@@ -70,8 +70,8 @@ static long clone3_plain(struct clone_args *args)
 /* The thread checks shared by the clone3() and the clone() cases. */
 static void check_thread(struct tap *t, const char *how, int pidfd, pid_t tid, struct shared *s)
 {
-	PF_AUTOCLOSE int ofd = sys_pidfd_open(tid, PIDFD_THREAD);
-	PF_AUTOCLOSE int self = sys_pidfd_open(getpid(), 0);
+	AUTOCLOSE int ofd = sys_pidfd_open(tid, PIDFD_THREAD);
+	AUTOCLOSE int self = sys_pidfd_open(getpid(), 0);
 	struct stat a, b;
 	char buf[64], want[32];
 	int r, fl = fcntl(pidfd, F_GETFL), fdfl = fcntl(pidfd, F_GETFD);
@@ -97,7 +97,7 @@ int main(void)
 {
 	struct tap t = { 0 };
 	struct shared s = { 0 };
-	PF_AUTOFREE char *stack = aligned_alloc(64, STACK_SIZE);
+	AUTOFREE char *stack = aligned_alloc(64, STACK_SIZE);
 	int pidfd = -1, ptid = -1;
 	struct clone_args args;
 	long tid;

@@ -25,6 +25,7 @@
 
 #include <linux/magic.h>
 
+#include "cleanup.h"
 #include "tap.h"
 
 /* <linux/pidfd.h> clashes with <fcntl.h>; the upstream UAPI values are fixed. */
@@ -73,19 +74,6 @@ static inline pid_t sys_gettid(void)
 {
 	return (pid_t)syscall(SYS_gettid);
 }
-
-static inline void pf_closep(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-}
-#define PF_AUTOCLOSE __attribute__((cleanup(pf_closep)))
-
-static inline void pf_freep(void *p)
-{
-	free(*(void **)p);
-}
-#define PF_AUTOFREE __attribute__((cleanup(pf_freep)))
 
 static inline const char *pf_err(int rc)
 {
@@ -196,9 +184,8 @@ static inline void pf_thread_stop(struct pf_thread *t)
 		t->joined = true;
 	}
 	for (int i = 0; i < 2; i++) {
-		pf_closep(&t->ready[i]);
-		pf_closep(&t->release[i]);
-		t->ready[i] = t->release[i] = -1;
+		close_fdp(&t->ready[i]);
+		close_fdp(&t->release[i]);
 	}
 }
 

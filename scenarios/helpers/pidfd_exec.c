@@ -59,7 +59,7 @@ static int exec_errno(int pidfd, bool via_proc)
 int main(void)
 {
 	struct tap t = { 0 };
-	PF_AUTOCLOSE int fd = -1;
+	AUTOCLOSE int fd = -1;
 	struct statx stx;
 	struct stat st;
 	long taint_before, taint_after;

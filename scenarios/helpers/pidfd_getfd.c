@@ -51,7 +51,7 @@ struct race {
 static int race_exit(int rounds, struct race *r)
 {
 	for (int i = 0; i < rounds; i++) {
-		PF_AUTOCLOSE int fd = -1;
+		AUTOCLOSE int fd = -1;
 		int fdnum = -1, rc;
 		pid_t pid = sleeper(&fd, 1 + i % 5, &fdnum);
 
@@ -83,7 +83,7 @@ int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 300;
 	struct tap t = { 0 };
-	PF_AUTOCLOSE int pidfd = -1;
+	AUTOCLOSE int pidfd = -1;
 	int fdnum = -1, rc, status;
 	struct race race = { 0 };
 	char b[64];

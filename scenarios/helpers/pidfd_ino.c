@@ -32,7 +32,7 @@ static int count_low(uint64_t *lowest, pid_t *lowest_pid, int *seen)
 			continue;
 		pid = (pid_t)atoi(e->d_name);
 		{
-			PF_AUTOCLOSE int fd = sys_pidfd_open(pid, 0);
+			AUTOCLOSE int fd = sys_pidfd_open(pid, 0);
 
 			if (fd < 0)
 				continue; /* exited meanwhile */
@@ -59,7 +59,7 @@ int main(void)
 	pf_require_pidfs();
 	tap_plan(&t, 2);
 	{
-		PF_AUTOCLOSE int fd = sys_pidfd_open(1, 0);
+		AUTOCLOSE int fd = sys_pidfd_open(1, 0);
 
 		if (fd >= 0)
 			ino = pf_ino(fd);

@@ -21,7 +21,7 @@ static uint64_t ino_path(const char *path)
 int main(void)
 {
 	struct tap t = { 0 };
-	PF_AUTOCLOSE int a = -1, b = -1, user = -1, pidfd = -1;
+	AUTOCLOSE int a = -1, b = -1, user = -1, pidfd = -1;
 	char link[128], want[64], dir[] = "/tmp/pidfd-nsfs.XXXXXX", target[128], got[128] = "";
 	struct statfs sfs;
 	int release = -1, st;
@@ -61,7 +61,7 @@ int main(void)
 	       "setns(process pidfd, CLONE_NEWUTS) enters the child's namespace (hostname '%s')", got);
 	{
 		char src[64], file[96];
-		PF_AUTOCLOSE int fd = -1;
+		AUTOCLOSE int fd = -1;
 
 		snprintf(src, sizeof(src), "/proc/%d/ns/uts", pid);
 		snprintf(file, sizeof(file), "%s/uts", mkdtemp(dir) ?: "/tmp");

@@ -68,8 +68,8 @@ static int cmp_pid(const void *a, const void *b)
  */
 static int test_many(struct tap *t, int count)
 {
-	PF_AUTOFREE uint64_t *inos = calloc((size_t)count, sizeof(*inos));
-	PF_AUTOFREE pid_t *pids = calloc((size_t)count, sizeof(*pids));
+	AUTOFREE uint64_t *inos = calloc((size_t)count, sizeof(*inos));
+	AUTOFREE pid_t *pids = calloc((size_t)count, sizeof(*pids));
 	int dups = 0, zero = 0, distinct = count ? 1 : 0;
 
 	if (!inos || !pids)
@@ -82,7 +82,7 @@ static int test_many(struct tap *t, int count)
 			return -1;
 		}
 		{
-			PF_AUTOCLOSE int fd = sys_pidfd_open(pid, 0);
+			AUTOCLOSE int fd = sys_pidfd_open(pid, 0);
 
 			inos[i] = fd >= 0 ? pf_ino(fd) : 0;
 			zero += !inos[i];
@@ -110,7 +110,7 @@ int main(int argc, char **argv)
 	struct tap t = { 0 };
 	struct statfs sfs;
 	struct stat st;
-	PF_AUTOCLOSE int self = -1, self2 = -1, self_thr = -1, sub = -1;
+	AUTOCLOSE int self = -1, self2 = -1, self_thr = -1, sub = -1;
 	struct pf_thread th;
 	char path[64], buf[128], want[64];
 	uint64_t ino;
@@ -148,7 +148,7 @@ int main(int argc, char **argv)
 	{
 		int release = -1;
 		pid_t pid = pf_waiting_child(0, NULL, &release);
-		PF_AUTOCLOSE int cfd = pid > 0 ? sys_pidfd_open(pid, 0) : -1;
+		AUTOCLOSE int cfd = pid > 0 ? sys_pidfd_open(pid, 0) : -1;
 		uint64_t cino = cfd >= 0 ? pf_ino(cfd) : 0;
 
 		tap_ok(&t, cino && cino != ino, "another process's pidfd has another inode (%llu)",
@@ -175,7 +175,7 @@ int main(int argc, char **argv)
 	{
 		int release = -1;
 		pid_t pid = pf_waiting_child(0, NULL, &release);
-		PF_AUTOCLOSE int cfd = pid > 0 ? sys_pidfd_open(pid, 0) : -1;
+		AUTOCLOSE int cfd = pid > 0 ? sys_pidfd_open(pid, 0) : -1;
 		char nspid[64];
 
 		snprintf(want, sizeof(want), "%d", pid);
@@ -191,7 +191,7 @@ int main(int argc, char **argv)
 	{
 		int p[2], release[2];
 		pid_t outer;
-		PF_AUTOCLOSE int cfd = -1;
+		AUTOCLOSE int cfd = -1;
 		char nspid[64];
 
 		/* unshare(CLONE_NEWPID) puts the next child into a new pid namespace. */
@@ -242,7 +242,7 @@ int main(int argc, char **argv)
 	/* waitid(P_PIDFD). */
 	{
 		pid_t pid = fork();
-		PF_AUTOCLOSE int cfd = -1;
+		AUTOCLOSE int cfd = -1;
 		siginfo_t si = { 0 };
 
 		if (pid < 0)
@@ -261,7 +261,7 @@ int main(int argc, char **argv)
 	{
 		int release = -1;
 		pid_t pid = pf_waiting_child(CLONE_NEWUTS, "pidfd-proc", &release);
-		PF_AUTOCLOSE int cfd = pid > 0 ? sys_pidfd_open(pid, 0) : -1;
+		AUTOCLOSE int cfd = pid > 0 ? sys_pidfd_open(pid, 0) : -1;
 
 		tap_ok(&t, cfd >= 0 && pf_setns_sees_hostname(cfd, CLONE_NEWUTS, "pidfd-proc", buf, sizeof(buf)),
 		       "setns(process pidfd, CLONE_NEWUTS) enters the child's UTS namespace (%s)", buf);
@@ -271,7 +271,7 @@ int main(int argc, char **argv)
 	{
 		struct uts_thread u = { .err = 0 };
 		pthread_t ut;
-		PF_AUTOCLOSE int ufd = -1;
+		AUTOCLOSE int ufd = -1;
 		char c;
 
 		if (pipe2(u.ready, O_CLOEXEC) || pipe2(u.release, O_CLOEXEC) ||
@@ -299,7 +299,7 @@ int main(int argc, char **argv)
 	{
 		/* Every new pid gets a higher number than any so far. */
 		pid_t pid = fork();
-		PF_AUTOCLOSE int cfd = -1;
+		AUTOCLOSE int cfd = -1;
 
 		if (pid < 0)
 			return 1;

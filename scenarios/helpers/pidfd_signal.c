@@ -121,7 +121,7 @@ int main(void)
 	struct tap t = { 0 };
 	struct pf_thread a, b;
 	struct sigaction sa = { .sa_sigaction = on_usr1, .sa_flags = SA_SIGINFO | SA_RESTART };
-	PF_AUTOCLOSE int self = -1, self_thr = -1, afd = -1, bfd = -1;
+	AUTOCLOSE int self = -1, self_thr = -1, afd = -1, bfd = -1;
 	int recp[2], rc, sa2 = SIGUSR2, rt = SIGRTMIN + 1, rt2 = SIGRTMIN + 2;
 	sigset_t block;
 	siginfo_t info;
@@ -223,7 +223,7 @@ int main(void)
 	/* Process groups. */
 	{
 		pid_t g1 = pgrp_child(0), g2, g3;
-		PF_AUTOCLOSE int g1fd = -1, g3fd = -1;
+		AUTOCLOSE int g1fd = -1, g3fd = -1;
 		int s1, s2, s3;
 
 		g2 = g1 > 0 ? pgrp_child(g1) : -1;

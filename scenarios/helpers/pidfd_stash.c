@@ -83,7 +83,7 @@ int main(int argc, char **argv)
 
 	tap_plan(&t, 3);
 	{
-		PF_AUTOCLOSE int fd = sys_pidfd_open(pid, 0);
+		AUTOCLOSE int fd = sys_pidfd_open(pid, 0);
 
 		proto.pid = pid;
 		proto.want = fd >= 0 && !fstat(fd, &st) ? (uint64_t)st.st_ino : 0;

@@ -9,7 +9,7 @@
 static char task_state(pid_t pid, pid_t tid)
 {
 	char path[64], buf[512], *p;
-	PF_AUTOCLOSE int fd = -1;
+	AUTOCLOSE int fd = -1;
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
@@ -42,7 +42,7 @@ static bool wait_comm(pid_t pid, const char *want)
 
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
 	for (int i = 0; i < PF_EVENT_MS / 10; i++) {
-		PF_AUTOCLOSE int fd = open(path, O_RDONLY | O_CLOEXEC);
+		AUTOCLOSE int fd = open(path, O_RDONLY | O_CLOEXEC);
 		ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
 
 		if (n > 0) {
@@ -109,7 +109,7 @@ static int test_open(void)
 {
 	struct tap t = { 0 };
 	struct pf_thread th;
-	PF_AUTOCLOSE int tfd = -1, lfd = -1, pfd = -1, nbfd = -1;
+	AUTOCLOSE int tfd = -1, lfd = -1, pfd = -1, nbfd = -1;
 	char buf[64], want[32];
 	int rc, fl;
 	pid_t dead;
@@ -291,7 +291,7 @@ static int test_poll(void)
 
 	/* 1. A sub-thread's pidfd fires when that thread exits; the process lives on. */
 	{
-		PF_AUTOCLOSE int tfd = -1, pfd = sys_pidfd_open(getpid(), 0);
+		AUTOCLOSE int tfd = -1, pfd = sys_pidfd_open(getpid(), 0);
 
 		if (pthread_create(&th, NULL, sleeper_main, &tid))
 			return 1;
@@ -313,7 +313,7 @@ static int test_poll(void)
 	/* 2. The leader exits while another thread lives. */
 	{
 		struct child c;
-		PF_AUTOCLOSE int pfd = -1, lfd = -1, tfd = -1;
+		AUTOCLOSE int pfd = -1, lfd = -1, tfd = -1;
 		int status;
 
 		if (child_start(&c, 0))
@@ -361,7 +361,7 @@ static int test_poll(void)
 	/* 3. A non-leader thread execs: the leader's struct pid lives on. */
 	{
 		struct child c;
-		PF_AUTOCLOSE int pfd = -1, lfd = -1, tfd = -1;
+		AUTOCLOSE int pfd = -1, lfd = -1, tfd = -1;
 		int status;
 
 		if (child_start(&c, 1))
@@ -397,7 +397,7 @@ static int test_poll(void)
 
 	/* 4. A plain child: POLLIN at exit, POLLHUP only once reaped. */
 	{
-		PF_AUTOCLOSE int pfd = -1;
+		AUTOCLOSE int pfd = -1;
 		pid_t pid = fork();
 
 		if (pid < 0)

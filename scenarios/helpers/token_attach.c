@@ -28,7 +28,7 @@ int main(void)
 	struct tk_ns ns;
 	struct tk_res res;
 	char cgpath[128];
-	int host_cgroup TK_AUTOCLOSE = -1;
+	int host_cgroup AUTOCLOSE = -1;
 	int token, mnt, prog, cgroup;
 
 	tk_require_tokens();

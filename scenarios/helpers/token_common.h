@@ -38,6 +38,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include "cleanup.h"
 #include "tap.h"
 
 /* ---- BPF token UAPI, as upstream (>= 6.9) lays it out ---- */
@@ -298,15 +299,6 @@ struct tk_ns {
 	int sock;
 	tk_custom_fn custom;
 };
-
-static inline void tk_close(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-	*fd = -1;
-}
-
-#define TK_AUTOCLOSE __attribute__((cleanup(tk_close)))
 
 /* Send a message with an optional fd (fd < 0: none). */
 static inline int tk_sendmsg(int sock, const void *buf, size_t len, int fd)
@@ -828,7 +820,7 @@ static inline int tk_mount_bpffs(struct tk_ns *ns, const struct tk_deleg *d, con
 				d ? d->progs : NULL, d ? d->attachs : NULL };
 	struct tk_req req;
 	struct tk_res res;
-	int fs_fd TK_AUTOCLOSE = -1;
+	int fs_fd AUTOCLOSE = -1;
 	int child_fs_fd, i;
 
 	*err = 0;

@@ -18,8 +18,8 @@ int main(void)
 	struct tk_res res;
 	struct tk_req req;
 	int mnt, root, sub, tmp, plain, token, local_fs;
-	int mnt_here TK_AUTOCLOSE = -1;
-	int init_mnt TK_AUTOCLOSE = -1;
+	int mnt_here AUTOCLOSE = -1;
+	int init_mnt AUTOCLOSE = -1;
 
 	tk_require_tokens();
 	tap_plan(&t, TEST_COUNT);

@@ -34,7 +34,7 @@ int main(void)
 
 	/* 1-8 */
 	for (i = 0; i < 4; i++) {
-		int fd TK_AUTOCLOSE = tk_fsopen("bpf");
+		int fd AUTOCLOSE = tk_fsopen("bpf");
 
 		if (fd < 0) {
 			tap_diag("setup: fsopen(\"bpf\"): %s", strerror(errno));
@@ -50,7 +50,7 @@ int main(void)
 
 	/* 9: the control: a bad mode= value is logged by the VFS parser */
 	{
-		int fd TK_AUTOCLOSE = tk_fsopen("bpf");
+		int fd AUTOCLOSE = tk_fsopen("bpf");
 
 		tk_fsconfig_str(fd, "mode", "not_octal");
 		fs_log(fd, msg, sizeof(msg));

@@ -5,10 +5,8 @@
  * the map program is sleepable, as the hook allows) and program loads by
  * the container's process; what it does not cover keeps working.
  */
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 
-#include "token_common.h"
+#include "token_lsm.h"
 
 #define TEST_COUNT 9
 
@@ -19,30 +17,11 @@ struct lsm_create_config {
 	__u32 deny_prog_tgid;
 };
 
-static void close_obj(struct bpf_object **obj)
-{
-	bpf_object__close(*obj);
-}
-
-static void set_policy(int map_fd, __u32 deny_map_token, __u32 deny_prog_tgid)
+static void set_policy(const struct tk_lsm *l, __u32 deny_map_token, __u32 deny_prog_tgid)
 {
 	struct lsm_create_config cfg = { deny_map_token, deny_prog_tgid };
-	__u32 key = 0;
 
-	if (bpf_map_update_elem(map_fd, &key, &cfg, BPF_ANY)) {
-		tap_diag("setup: updating the LSM config map: %s", strerror(errno));
-		exit(1);
-	}
-}
-
-static void attach(struct tap *t, struct bpf_object *obj, const char *name)
-{
-	struct bpf_program *prog = bpf_object__find_program_by_name(obj, name);
-	struct bpf_link *link = prog ? bpf_program__attach_lsm(prog) : NULL;
-
-	if (!link)
-		tap_diag("attaching %s: %s", name, strerror(errno));
-	tap_ok(t, link != NULL, "LSM program on %s attaches", name);
+	tk_lsm_set(l, &cfg);
 }
 
 static struct tk_res load_close(struct tk_ns *ns, int op, int token, int type)
@@ -56,39 +35,23 @@ static struct tk_res load_close(struct tk_ns *ns, int op, int token, int type)
 
 int main(void)
 {
-	struct bpf_object *obj __attribute__((cleanup(close_obj))) = NULL;
+	static const char *const progs[] = { "map_create", "prog_load", NULL };
+	struct tk_lsm lsm AUTOCLOSE_LSM = { NULL, -1 };
 	struct tap t = { 0 };
 	struct tk_ns ns;
 	struct tk_res res;
-	struct bpf_map *map;
-	int token, mnt, map_fd, err;
+	int token, mnt;
 	__u32 tgid;
 
 	tk_require_tokens();
 	tk_require_unpriv_bpf_off();
 	tap_plan(&t, TEST_COUNT);
 
-	obj = bpf_object__open_file(LSM_OBJ, NULL);
-	if (!obj) {
-		tap_diag("setup: opening %s: %s", LSM_OBJ, strerror(errno));
-		return 1;
-	}
-	err = bpf_object__load(obj);
-	/* 1 */
-	if (!tap_ok(&t, err == 0,
-		    "LSM object with programs on bpf_map_create (sleepable) and bpf_prog_load loads"))
-		tap_diag("loading %s: %s", LSM_OBJ, strerror(-err));
-	if (err)
+	/* 1-3 */
+	if (!tk_lsm_start(&t, &lsm,
+			  LSM_OBJ, "LSM object with programs on bpf_map_create (sleepable) and bpf_prog_load loads",
+			  progs))
 		return tap_done(&t);
-	map = bpf_object__find_map_by_name(obj, "config");
-	map_fd = map ? bpf_map__fd(map) : -1;
-	if (map_fd < 0) {
-		tap_diag("setup: no config map in %s", LSM_OBJ);
-		return 1;
-	}
-	/* 2-3 */
-	attach(&t, obj, "map_create");
-	attach(&t, obj, "prog_load");
 
 	tk_start(&ns, NULL);
 	res = tk_call(&ns, TK_OP_PID, -1, 0, 0, 0, NULL, NULL);
@@ -98,12 +61,12 @@ int main(void)
 	token = tk_must_token(&ns, mnt, "/sys/fs/bpf");
 
 	/* 4: nothing denied */
-	set_policy(map_fd, 0, 0);
+	set_policy(&lsm, 0, 0);
 	res = load_close(&ns, TK_OP_MAP, token, BPF_MAP_TYPE_ARRAY);
 	tk_ok(&t, &res, "no denial: container BPF_MAP_CREATE with the token");
 
 	/* 5-7: maps through a token are refused */
-	set_policy(map_fd, 1, 0);
+	set_policy(&lsm, 1, 0);
 	res = load_close(&ns, TK_OP_MAP, token, BPF_MAP_TYPE_ARRAY);
 	tk_fails(&t, &res, EPERM, "bpf_map_create denies token maps: container BPF_MAP_CREATE with the token");
 	res = load_close(NULL, TK_OP_MAP, -1, BPF_MAP_TYPE_ARRAY);
@@ -112,10 +75,10 @@ int main(void)
 	tk_ok(&t, &res, "bpf_map_create denies token maps: container BPF_PROG_LOAD with the token");
 
 	/* 8-9: program loads by the container are refused */
-	set_policy(map_fd, 0, tgid);
+	set_policy(&lsm, 0, tgid);
 	res = load_close(&ns, TK_OP_PROG, token, BPF_PROG_TYPE_SOCKET_FILTER);
 	tk_fails(&t, &res, EPERM, "bpf_prog_load denies the container: BPF_PROG_LOAD with the token");
-	set_policy(map_fd, 0, 0);
+	set_policy(&lsm, 0, 0);
 	res = load_close(&ns, TK_OP_PROG, token, BPF_PROG_TYPE_SOCKET_FILTER);
 	tk_ok(&t, &res, "denial lifted: container BPF_PROG_LOAD with the token");
 

@@ -69,8 +69,8 @@ int main(void)
 	struct tap t = { 0 };
 	struct tk_res res;
 	char cgpath[128];
-	int cgroup TK_AUTOCLOSE = -1;
-	int prog TK_AUTOCLOSE = -1;
+	int cgroup AUTOCLOSE = -1;
+	int prog AUTOCLOSE = -1;
 
 	tk_require_tokens();
 	tap_plan(&t, TEST_COUNT);

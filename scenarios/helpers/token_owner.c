@@ -72,7 +72,7 @@ static void check_container(struct tap *t, const char *uid, const char *owner, c
 	struct tk_res res;
 	struct tk_req req;
 	char why[128], mounts[64];
-	int fs_fd TK_AUTOCLOSE = -1;
+	int fs_fd AUTOCLOSE = -1;
 
 	snprintf(why, sizeof(why), "container's BPF FS%s%s", uid ? ", uid=" : "", uid ? uid : "");
 	tk_start(&ns, owner_of);
@@ -102,7 +102,7 @@ static void check_host(struct tap *t, const char *uid, const char *owner, const 
 	struct tk_req req;
 	struct tk_res res;
 	char dir[64], why[128];
-	int fs_fd TK_AUTOCLOSE = tk_fsopen("bpf");
+	int fs_fd AUTOCLOSE = tk_fsopen("bpf");
 
 	snprintf(why, sizeof(why), "initial namespace's BPF FS%s%s", uid ? ", uid=" : "",
 		 uid ? uid : "");
@@ -135,7 +135,7 @@ int main(void)
 	struct tk_ns ns;
 	struct tk_res res;
 	struct tk_req req;
-	int fs_fd TK_AUTOCLOSE = -1;
+	int fs_fd AUTOCLOSE = -1;
 
 	tk_require_tokens();
 	tap_plan(&t, TEST_COUNT);

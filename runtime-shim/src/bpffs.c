@@ -14,7 +14,8 @@
 #include "bpffs.h"
 #include "errname.h"
 #include "kernel.h"
-#include "mounts.h"
+#include "sync.h"
+#include "walk.h"
 
 static const char *errname(int e)
 {
@@ -92,19 +93,20 @@ int shim_bpf_token_require(const struct shim_config *cfg, struct shim_err *why,
 			      "run it as root, or leave out the --bpf-delegate-* options");
 }
 
-int shim_delegation_resolve(const struct shim_config *cfg,
-			    const struct shim_deleg_names *names,
-			    struct shim_delegation *out, struct shim_err *err)
+void shim_delegation_names(struct shim_deleg_names *names, const struct shim_voice *v)
 {
-	memset(out, 0, sizeof(*out));
-	for (int k = 0; k < SHIM_DELEG_NR; k++) {
-		if (!cfg->delegate[k])
-			continue;
-		if (shim_delegate_resolve(names, k, cfg->delegate[k], &out->mask[k],
-					  out->value[k], sizeof(out->value[k]), err))
-			return -1;
-		out->set[k] = true;
-	}
+	shim_deleg_names_load("/sys/kernel/btf/vmlinux", names);
+	if (names->builtin)
+		shim_warn(v, "note: checking delegation names against %s", names->source);
+}
+
+int shim_delegation_set(struct shim_delegation *d, const struct shim_deleg_names *names,
+			int kind, const char *value, const char *what, struct shim_err *err)
+{
+	if (shim_delegate_resolve(names, kind, value, what, &d->mask[kind], d->value[kind],
+				  sizeof(d->value[kind]), err))
+		return -1;
+	d->set[kind] = true;
 	return 0;
 }
 
@@ -132,8 +134,7 @@ static void note_fc_log(int fsfd, struct shim_err *err)
 		shim_fail_note(err, "kernel says: %s", all);
 }
 
-int shim_bpffs_configure(int fsfd, const struct shim_delegation *d,
-			 struct shim_err *err)
+static int configure(int fsfd, const struct shim_delegation *d, struct shim_err *err)
 {
 	for (int k = 0; k < SHIM_DELEG_NR; k++) {
 		if (!d->set[k])
@@ -141,8 +142,7 @@ int shim_bpffs_configure(int fsfd, const struct shim_delegation *d,
 		if (sys_fsconfig(fsfd, SHIM_FSCONFIG_SET_STRING, shim_deleg_option(k),
 				 d->value[k], 0) == 0)
 			continue;
-		shim_fail(err, errno, "%s: fsconfig %s=%s", shim_deleg_flag(k),
-			  shim_deleg_option(k), d->value[k]);
+		shim_fail(err, errno, "fsconfig %s=%s", shim_deleg_option(k), d->value[k]);
 		note_fc_log(fsfd, err);
 		if (err->errnum == EPERM)
 			return shim_fail_note(err, "a non-empty delegate_* option needs CAP_SYS_ADMIN in "
@@ -158,30 +158,75 @@ int shim_bpffs_configure(int fsfd, const struct shim_delegation *d,
 	return 0;
 }
 
-int shim_bpffs_mount_at(int fsfd, int root_fd, const char *path,
-			struct shim_err *err)
+int shim_bpffs_grant(int sock, int fsfd, const struct shim_delegation *d,
+		     struct shim_err *err)
 {
-	cleanup_fd int target = -1;
 	cleanup_fd int mfd = -1;
+	struct shim_err ignore;
 
-	/* Inside the rootfs only, missing directories made (mounts.c). */
-	target = shim_open_dir_in_root(root_fd, path, err);
-	if (target < 0)
-		return shim_fail_wrap(err, "--bpf-mount %s", path);
-	mfd = sys_fsmount(fsfd, SHIM_FSMOUNT_CLOEXEC, 0);
-	if (mfd < 0)
-		return shim_fail(err, errno, "fsmount bpf");
-	if (sys_move_mount(mfd, "", target, "",
-			   SHIM_MOVE_MOUNT_F_EMPTY_PATH | SHIM_MOVE_MOUNT_T_EMPTY_PATH) < 0)
-		return shim_fail(err, errno, "move_mount bpf to %s", path);
+	if (configure(fsfd, d, err))
+		goto refuse;
+	mfd = sys_fsmount(fsfd, SHIM_FSMOUNT_CLOEXEC, SHIM_BPFFS_MOUNT_ATTRS);
+	if (mfd < 0) {
+		shim_fail(err, errno, "fsmount bpf");
+		goto refuse;
+	}
+	/* Ours closes on return: if the other side fails, nothing stays mounted. */
+	return shim_msg_send(sock, SHIM_MSG_BPF_ACK, 0, NULL, mfd, err);
+refuse:
+	shim_msg_send(sock, SHIM_MSG_BPF_ACK, 1, NULL, -1, &ignore);
+	return -1;
+}
+
+int shim_bpffs_path_check(const char *path, const char *what, struct shim_err *err)
+{
+	const char *p = path;
+
+	if (path[0] != '/')
+		return shim_fail(err, 0, "%s=%s: not an absolute path", what, path);
+	if (strlen(path) >= PATH_MAX)
+		return shim_fail(err, ENAMETOOLONG, "%s", what);
+	while (*p) {
+		size_t n;
+
+		while (*p == '/')
+			p++;
+		n = strcspn(p, "/");
+		if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return shim_fail(err, 0, "%s=%s: \".\" and \"..\" are not allowed", what, path);
+		p += n;
+	}
+	if (strspn(path, "/") == strlen(path))
+		return shim_fail(err, 0, "%s=%s: not a directory below the container's root",
+				 what, path);
 	return 0;
 }
 
-int shim_bpffs_mount(int fsfd, const char *path, struct shim_err *err)
+int shim_bpffs_request(int sock, int root_fd, const char *path, struct shim_err *err)
 {
-	cleanup_fd int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	cleanup_fd int fsfd = -1, mfd = -1, target = -1;
+	struct shim_msg msg;
+	int r;
 
-	if (root < 0)
-		return shim_fail(err, errno, "open /");
-	return shim_bpffs_mount_at(fsfd, root, path, err);
+	fsfd = sys_fsopen("bpf", SHIM_FSOPEN_CLOEXEC);
+	if (fsfd < 0)
+		return shim_fail(err, errno, "fsopen bpf in the container's user namespace");
+	if (shim_msg_send(sock, SHIM_MSG_BPF_FD, 0, NULL, fsfd, err))
+		return -1;
+	r = shim_msg_recv(sock, &msg, &mfd, err);
+	if (r < 0)
+		return -1;
+	if (r == 0 || msg.type != SHIM_MSG_BPF_ACK)
+		return shim_fail(err, EPROTO, "waiting for the BPF FS");
+	if (msg.errnum)
+		return 1;
+	if (mfd < 0)
+		return shim_fail(err, EPROTO, "the BPF FS mount is missing");
+	target = shim_walk_in_root(root_fd, path, SHIM_WALK_MKDIR, err);
+	if (target < 0)
+		return -1;
+	if (sys_move_mount(mfd, "", target, "",
+			   SHIM_MOVE_MOUNT_F_EMPTY_PATH | SHIM_MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		return shim_fail(err, errno, "move_mount the BPF FS onto %s", path);
+	return 0;
 }

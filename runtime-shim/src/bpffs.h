@@ -4,6 +4,7 @@
 #define SHIM_BPFFS_H
 
 #include "delegate.h"
+#include "kernel.h"
 
 #define SHIM_NO_BPF_TOKEN_MSG \
 	"this kernel cannot delegate BPF (needs Linux 6.9+ or this project's kernel series)"
@@ -23,29 +24,65 @@ int shim_bpf_token_probe(struct shim_err *why);
 int shim_bpf_token_require(const struct shim_config *cfg, struct shim_err *why,
 			   struct shim_err *err);
 
-/* The resolved delegation: per option the value passed to fsconfig. */
+/*
+ * The kernel's names of the delegate_* values, from its BTF; when that
+ * cannot be read, the built-in table, and a warning that says so.
+ */
+void shim_delegation_names(struct shim_deleg_names *names, const struct shim_voice *v);
+
+/*
+ * A delegation: per delegate_* option, the value passed to fsconfig and
+ * the mask it grants.  The one form of a request, whether it comes from
+ * shim run's options or the hook's annotations, and of the host policy
+ * that bounds the hook (policy.h).
+ */
 struct shim_delegation {
 	bool set[SHIM_DELEG_NR];
 	char value[SHIM_DELEG_NR][1024];
 	uint64_t mask[SHIM_DELEG_NR];
 };
 
-/* Check every --bpf-delegate-* value against the kernel's names. */
-int shim_delegation_resolve(const struct shim_config *cfg,
-			    const struct shim_deleg_names *names,
-			    struct shim_delegation *out, struct shim_err *err);
-
-/* Privileged side: set the delegate_* options on fsfd and create. */
-int shim_bpffs_configure(int fsfd, const struct shim_delegation *d,
-			 struct shim_err *err);
+/*
+ * Resolve one option's value against the kernel's names into d (see
+ * shim_delegate_resolve); what names it in messages: the option, the
+ * annotation key, NULL for the mount option's own name.
+ */
+int shim_delegation_set(struct shim_delegation *d, const struct shim_deleg_names *names,
+			int kind, const char *value, const char *what, struct shim_err *err);
 
 /*
- * Container side: mount a configured fs context at path, below root_fd
- * (path resolved as if root_fd were "/"; missing directories created).
- * shim_bpffs_mount: the same below the caller's "/".
+ * Every delegated BPF FS is mounted with these, whoever asked for it: no
+ * file on it is a program, a device or set-uid.
  */
-int shim_bpffs_mount_at(int fsfd, int root_fd, const char *path,
-			struct shim_err *err);
-int shim_bpffs_mount(int fsfd, const char *path, struct shim_err *err);
+#define SHIM_BPFFS_MOUNT_ATTRS \
+	(SHIM_MOUNT_ATTR_NOSUID | SHIM_MOUNT_ATTR_NODEV | SHIM_MOUNT_ATTR_NOEXEC)
+
+/*
+ * A delegated BPF FS is made in two halves that talk over a setup socket
+ * (sync.h), the same for shim run's container and the hook's helper:
+ *
+ * shim_bpffs_request, on the container's side (in its user and mount
+ * namespaces, as its root): opens a BPF FS context, so that the instance
+ * belongs to the container's user namespace, and sends it
+ * (SHIM_MSG_BPF_FD); then attaches the mount it gets back at path below
+ * root_fd (walk.h: resolved inside the root, missing directories made).
+ * Returns 0, -1 with err, or 1 when the privileged side refused: it
+ * reports why itself.
+ *
+ * shim_bpffs_grant, on the privileged side (CAP_SYS_ADMIN in the initial
+ * user namespace), with the context received: sets d's options, creates
+ * the superblock, mounts it with SHIM_BPFFS_MOUNT_ATTRS and sends the
+ * mount back (SHIM_MSG_BPF_ACK).  On failure the container's side is
+ * told to give up, and err says why.
+ */
+/*
+ * Where a BPF FS may be mounted in a container: an absolute path without
+ * "." or ".." components, below "/".  what names it in messages.
+ */
+int shim_bpffs_path_check(const char *path, const char *what, struct shim_err *err);
+
+int shim_bpffs_request(int sock, int root_fd, const char *path, struct shim_err *err);
+int shim_bpffs_grant(int sock, int fsfd, const struct shim_delegation *d,
+		     struct shim_err *err);
 
 #endif

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "bpffs.h"
 #include "caps.h"
 #include "cli.h"
 #include "delegate.h"
@@ -368,8 +369,8 @@ static int parse_run(int argc, char *const argv[], int i,
 			}
 			break;
 		case OPT_BPF_MOUNT:
-			if (v[0] != '/' || strcmp(v, "/") == 0)
-				return shim_fail(err, 0, "--bpf-mount: \"%s\" is not an absolute path below /", v);
+			if (shim_bpffs_path_check(v, "--bpf-mount", err))
+				return -1;
 			cfg->bpf_mount = v;
 			break;
 		case OPT_EVENTS:
@@ -386,7 +387,8 @@ static int parse_run(int argc, char *const argv[], int i,
 				return -1;
 			break;
 		default:	/* OPT_DELEGATE + kind */
-			if (shim_delegate_syntax_check(id - OPT_DELEGATE, v, err))
+			if (shim_delegate_syntax_check(id - OPT_DELEGATE, v,
+						       shim_deleg_flag(id - OPT_DELEGATE), err))
 				return -1;
 			cfg->delegate[id - OPT_DELEGATE] = v;
 			break;

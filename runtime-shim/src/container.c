@@ -101,27 +101,20 @@ static int become_root(const struct shim_config *cfg, struct shim_err *err)
 	return 0;
 }
 
+/* After pivot_root: the container's "/" is the root below which it goes. */
 static int delegate_bpffs(const struct shim_container *c, struct shim_err *err)
 {
-	cleanup_fd int fsfd = -1;
-	cleanup_fd int junk = -1;
-	struct shim_msg msg;
+	cleanup_fd int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	int r;
 
-	/* Opened here, so the instance belongs to our user namespace. */
-	fsfd = sys_fsopen("bpf", SHIM_FSOPEN_CLOEXEC);
-	if (fsfd < 0)
-		return shim_fail(err, errno, "fsopen bpf");
-	if (shim_msg_send(c->sock, SHIM_MSG_BPF_FD, 0, NULL, fsfd, err))
-		return -1;
-	r = shim_msg_recv(c->sock, &msg, &junk, err);
-	if (r < 0)
-		return -1;
-	if (r == 0 || msg.type != SHIM_MSG_BPF_ACK)
-		return shim_fail(err, EPROTO, "waiting for the BPF FS configuration");
-	if (msg.errnum)
-		return 1;	/* the shim reports its own failure */
-	return shim_bpffs_mount(fsfd, c->cfg->bpf_mount, err);
+	if (root < 0)
+		return shim_fail(err, errno, "open /");
+	r = shim_bpffs_request(c->sock, root, c->cfg->bpf_mount, err);
+	if (r < 0) {
+		shim_note_rootfs_owner(err);
+		shim_fail_wrap(err, "--bpf-mount %s", c->cfg->bpf_mount);
+	}
+	return r;
 }
 
 /* Where the command's setup stopped; exec_steps[] names each. */

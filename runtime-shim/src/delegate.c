@@ -120,20 +120,22 @@ static bool is_sep(char c)
 	return c == ':' || c == ',';
 }
 
-int shim_delegate_syntax_check(int kind, const char *value,
+int shim_delegate_syntax_check(int kind, const char *value, const char *what,
 			       struct shim_err *err)
 {
 	const char *p = value;
 
+	if (!what)
+		what = option_names[kind];
 	if (*p == '\0')
-		return shim_fail(err, 0, "%s: empty value", flag_names[kind]);
+		return shim_fail(err, 0, "%s: empty value", what);
 	for (;;) {
 		const char *e = p;
 
 		while (*e && !is_sep(*e))
 			e++;
 		if (e == p)
-			return shim_fail(err, 0, "%s=%s: empty element", flag_names[kind], value);
+			return shim_fail(err, 0, "%s=%s: empty element", what, value);
 		if (*e == '\0')
 			return 0;
 		p = e + 1;
@@ -208,15 +210,17 @@ int shim_delegate_valid_list(const struct shim_deleg_names *names, int kind,
 }
 
 int shim_delegate_resolve(const struct shim_deleg_names *names, int kind,
-			  const char *value, uint64_t *mask, char *normalized,
-			  size_t normalized_len, struct shim_err *err)
+			  const char *value, const char *what, uint64_t *mask,
+			  char *normalized, size_t normalized_len, struct shim_err *err)
 {
 	const struct shim_enum_table *t = &names->table[kind];
 	const char *p = value;
 	uint64_t m = 0;
 	size_t off = 0;
 
-	if (shim_delegate_syntax_check(kind, value, err))
+	if (!what)
+		what = option_names[kind];
+	if (shim_delegate_syntax_check(kind, value, what, err))
 		return -1;
 	for (;;) {
 		const char *e = p;
@@ -232,7 +236,7 @@ int shim_delegate_resolve(const struct shim_deleg_names *names, int kind,
 		 */
 		if ((size_t)(e - p) >= sizeof(elem))
 			return shim_fail(err, 0, "%s=%s: element \"%.*s...\" too long",
-					 flag_names[kind], value, 16, p);
+					 what, value, 16, p);
 		memcpy(elem, p, (size_t)(e - p));
 		elem[e - p] = '\0';
 
@@ -242,7 +246,7 @@ int shim_delegate_resolve(const struct shim_deleg_names *names, int kind,
 		} else if ((ent = lookup(t, elem)) != NULL) {
 			if (ent->value >= 64)
 				return shim_fail(err, 0, "%s=%s: %s \"%s\" has value %u, beyond the 64 bits a BPF FS can delegate",
-						 flag_names[kind], value, what_names[kind], elem, ent->value);
+						 what, value, what_names[kind], elem, ent->value);
 			m |= 1ULL << ent->value;
 		} else if (parse_number(elem, &num)) {
 			m = num;	/* the kernel's rule: a number replaces the mask */
@@ -250,7 +254,7 @@ int shim_delegate_resolve(const struct shim_deleg_names *names, int kind,
 			char valid[3072];
 
 			shim_delegate_valid_list(names, kind, valid, sizeof(valid));
-			shim_fail(err, 0, "%s=%s: unknown %s \"%s\"", flag_names[kind],
+			shim_fail(err, 0, "%s=%s: unknown %s \"%s\"", what,
 				  value, what_names[kind], elem);
 			if (names->builtin)
 				return shim_fail_note(err, "valid: %s; names from %s",
@@ -262,7 +266,7 @@ int shim_delegate_resolve(const struct shim_deleg_names *names, int kind,
 					 off ? ":" : "", elem);
 
 			if (n < 0 || (size_t)n >= normalized_len - off)
-				return shim_fail(err, E2BIG, "%s=%s", flag_names[kind], value);
+				return shim_fail(err, E2BIG, "%s=%s", what, value);
 			off += (size_t)n;
 		}
 		if (*e == '\0')

@@ -45,17 +45,23 @@ void shim_deleg_names_load(const char *path, struct shim_deleg_names *names);
 void shim_deleg_names_builtin(struct shim_deleg_names *names);
 void shim_deleg_names_free(struct shim_deleg_names *names);
 
-/* Syntax only (elements not empty), no name lookup.  For the command line. */
-int shim_delegate_syntax_check(int kind, const char *value,
+/*
+ * Syntax only (elements not empty), no name lookup: for the parsers of
+ * the command line and the annotations, which refuse a malformed value
+ * before anything else is looked at.  what names the value in messages
+ * ("--bpf-delegate-cmds", an annotation key); NULL: the option's name.
+ */
+int shim_delegate_syntax_check(int kind, const char *value, const char *what,
 			       struct shim_err *err);
 /*
  * Resolve a value ("a:b,c", "any", numbers) against the table like the
  * kernel does: names OR into the mask, a number replaces it, any sets all
  * bits.  normalized gets the ':' separated form passed to fsconfig.
+ * what names the value in messages, as for shim_delegate_syntax_check.
  */
 int shim_delegate_resolve(const struct shim_deleg_names *names, int kind,
-			  const char *value, uint64_t *mask, char *normalized,
-			  size_t normalized_len, struct shim_err *err);
+			  const char *value, const char *what, uint64_t *mask,
+			  char *normalized, size_t normalized_len, struct shim_err *err);
 /* Format like /proc/mounts: "any", names joined by ':', then hex. */
 int shim_delegate_format(const struct shim_deleg_names *names, int kind,
 			 uint64_t mask, char *buf, size_t len);

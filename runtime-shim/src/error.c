@@ -63,3 +63,30 @@ void shim_err_print(const struct shim_err *err)
 {
 	shim_err_print_as("shim", err);
 }
+
+static void say(const struct shim_voice *v, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", v->who);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void shim_warn(const struct shim_voice *v, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(v, fmt, ap);
+	va_end(ap);
+}
+
+void shim_note(const struct shim_voice *v, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!v->verbose)
+		return;
+	va_start(ap, fmt);
+	say(v, fmt, ap);
+	va_end(ap);
+}

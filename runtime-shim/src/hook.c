@@ -25,27 +25,12 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
-
-#include <linux/openat2.h>
 
 #include "bpffs.h"
 #include "hook.h"
 #include "kernel.h"
 #include "sync.h"
-
-#ifndef __NR_openat2
-#define __NR_openat2 437
-#endif
-/* UAPI values (linux/mount.h, linux/openat2.h), named here so the hook
- * does not depend on which headers define them. */
-#define HOOK_MOVE_MOUNT_T_EMPTY_PATH 0x00000040
-#define HOOK_RESOLVE_NO_MAGICLINKS 0x02
-#define HOOK_RESOLVE_BENEATH 0x08
-#define HOOK_MOUNT_ATTR_NOSUID 0x00000002
-#define HOOK_MOUNT_ATTR_NODEV 0x00000004
-#define HOOK_MOUNT_ATTR_NOEXEC 0x00000008
 
 static const char *const keys[SHIM_DELEG_NR] = {
 	SHIM_HOOK_PREFIX "delegate_cmds", SHIM_HOOK_PREFIX "delegate_maps",
@@ -55,31 +40,6 @@ static const char *const keys[SHIM_DELEG_NR] = {
 const char *shim_hook_annotation(int kind)
 {
 	return keys[kind];
-}
-
-static int check_path(const char *path, struct shim_err *err)
-{
-	const char *p = path;
-
-	if (path[0] != '/')
-		return shim_fail(err, 0, "%spath=%s: not an absolute path", SHIM_HOOK_PREFIX, path);
-	if (strlen(path) >= PATH_MAX)
-		return shim_fail(err, ENAMETOOLONG, "%spath", SHIM_HOOK_PREFIX);
-	while (*p) {
-		size_t n;
-
-		while (*p == '/')
-			p++;
-		n = strcspn(p, "/");
-		if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
-			return shim_fail(err, 0, "%spath=%s: \".\" and \"..\" are not allowed",
-					 SHIM_HOOK_PREFIX, path);
-		p += n;
-	}
-	if (strspn(path, "/") == strlen(path))
-		return shim_fail(err, 0, "%spath=%s: not a directory below the container's root",
-				 SHIM_HOOK_PREFIX, path);
-	return 0;
 }
 
 int shim_hook_request_parse(const struct shim_oci_annotations *a,
@@ -96,7 +56,7 @@ int shim_hook_request_parse(const struct shim_oci_annotations *a,
 			continue;
 		req->any = true;
 		if (strcmp(key + plen, "path") == 0) {
-			if (check_path(value, err))
+			if (shim_bpffs_path_check(value, key, err))
 				return -1;
 			req->path = value;
 			continue;
@@ -108,8 +68,8 @@ int shim_hook_request_parse(const struct shim_oci_annotations *a,
 			return shim_fail(err, 0, "annotation %s: unknown key (valid: %sdelegate_cmds, "
 					 "delegate_maps, delegate_progs, delegate_attachs, path)",
 					 key, SHIM_HOOK_PREFIX);
-		if (shim_delegate_syntax_check(kind, value, err))
-			return shim_fail_wrap(err, "annotation %s", key);
+		if (shim_delegate_syntax_check(kind, value, key, err))
+			return -1;
 		req->delegate[kind] = value;
 	}
 	if (!req->any)
@@ -125,83 +85,11 @@ delegates:
 	return 0;
 }
 
-static int open_beneath(int rootfd, const char *rel)
-{
-	struct open_how how;
-
-	memset(&how, 0, sizeof(how));
-	how.flags = O_PATH | O_DIRECTORY | O_CLOEXEC;
-	how.resolve = HOOK_RESOLVE_BENEATH | HOOK_RESOLVE_NO_MAGICLINKS;
-	return (int)syscall(__NR_openat2, rootfd, rel, &how, sizeof(how));
-}
-
-static int target_fail(int e, const char *path, struct shim_err *err)
-{
-	if (e == EXDEV)
-		return shim_fail(err, 0, "%spath=%s leaves the container's root (through an "
-				 "absolute symlink or \"..\"): refused", SHIM_HOOK_PREFIX, path);
-	if (e == ELOOP)
-		return shim_fail(err, 0, "%spath=%s goes through a symlink loop or a magic link: refused",
-				 SHIM_HOOK_PREFIX, path);
-	return shim_fail(err, e, "%spath=%s in the container's root", SHIM_HOOK_PREFIX, path);
-}
-
-int shim_hook_open_target(int rootfd, const char *path, bool create,
-			  struct shim_err *err)
-{
-	char prefix[PATH_MAX];
-	const char *rel = path + strspn(path, "/");
-	cleanup_fd int parent = -1;
-	size_t off = 0;
-	int fd;
-
-	if (strlen(rel) >= sizeof(prefix))
-		return shim_fail(err, ENAMETOOLONG, "%spath", SHIM_HOOK_PREFIX);
-	fd = open_beneath(rootfd, rel);
-	if (fd >= 0)
-		return fd;
-	if (errno != ENOENT || !create)
-		return target_fail(errno, path, err);
-	/*
-	 * Make what is missing one level at a time; every level is looked up
-	 * again from the root under the same rules, so a symlink planted
-	 * meanwhile cannot lead out either.
-	 */
-	parent = fcntl(rootfd, F_DUPFD_CLOEXEC, 3);
-	if (parent < 0)
-		return shim_fail(err, errno, "dup");
-	while (rel[off]) {
-		size_t n = strcspn(rel + off, "/");
-		char comp[NAME_MAX + 1];
-
-		if (n > NAME_MAX)
-			return shim_fail(err, ENAMETOOLONG, "%spath=%s", SHIM_HOOK_PREFIX, path);
-		memcpy(comp, rel + off, n);
-		comp[n] = '\0';
-		memcpy(prefix, rel, off + n);
-		prefix[off + n] = '\0';
-		fd = open_beneath(rootfd, prefix);
-		if (fd < 0 && errno == ENOENT) {
-			if (mkdirat(parent, comp, 0755) < 0 && errno != EEXIST)
-				return shim_fail(err, errno, "%spath=%s: mkdir %s in the container's root",
-						 SHIM_HOOK_PREFIX, path, prefix);
-			fd = open_beneath(rootfd, prefix);
-		}
-		if (fd < 0)
-			return target_fail(errno, path, err);
-		shim_closep(&parent);
-		parent = fd;
-		off += n;
-		off += strspn(rel + off, "/");
-	}
-	return shim_steal_fd(&parent);
-}
-
 /* ---- the hook ------------------------------------------------------ */
 
 struct hook_opts {
 	const char *policy;
-	bool verbose;
+	struct shim_voice voice;
 };
 
 struct hook_ctx {
@@ -220,22 +108,6 @@ static void hook_release(struct hook_ctx *h)
 	shim_oci_state_free(&h->state);
 	shim_oci_config_free(&h->config);
 	shim_deleg_names_free(&h->names);
-}
-
-static void note(const struct hook_ctx *h, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void note(const struct hook_ctx *h, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!h->opts->verbose)
-		return;
-	fputs("shim hook bpffs: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static int read_inputs(struct hook_ctx *h, struct shim_err *err)
@@ -289,28 +161,14 @@ static int decide(struct hook_ctx *h, struct shim_err *err)
 	if (r < 0)
 		return shim_fail(err, 0, "the hook cannot create a BPF FS (%s): it must run as root "
 				 "in the initial user namespace; refused", probe.msg);
-	note(h, "BPF token probe: %s", probe.msg);
+	shim_note(&h->opts->voice, "BPF token probe: %s", probe.msg);
 
-	shim_deleg_names_load("/sys/kernel/btf/vmlinux", &h->names);
-	if (h->names.builtin)
-		fprintf(stderr, "shim hook bpffs: note: checking delegation names against %s\n",
-			h->names.source);
-	/* One option at a time, so that a message names the annotation. */
+	shim_delegation_names(&h->names, &h->opts->voice);
 	memset(&h->delegation, 0, sizeof(h->delegation));
-	for (int k = 0; k < SHIM_DELEG_NR; k++) {
-		struct shim_config one;
-		struct shim_delegation d;
-
-		if (!h->req.delegate[k])
-			continue;
-		memset(&one, 0, sizeof(one));
-		one.delegate[k] = h->req.delegate[k];
-		if (shim_delegation_resolve(&one, &h->names, &d, err))
-			return shim_fail_wrap(err, "annotation %s", keys[k]);
-		h->delegation.set[k] = true;
-		h->delegation.mask[k] = d.mask[k];
-		memcpy(h->delegation.value[k], d.value[k], sizeof(d.value[k]));
-	}
+	for (int k = 0; k < SHIM_DELEG_NR; k++)
+		if (h->req.delegate[k] &&
+		    shim_delegation_set(&h->delegation, &h->names, k, h->req.delegate[k], keys[k], err))
+			return -1;
 	if (shim_policy_load(h->opts->policy, &h->names, &h->policy, err) ||
 	    shim_policy_check(&h->policy, &h->names, &h->delegation, shim_hook_annotation, err))
 		return -1;
@@ -334,9 +192,8 @@ static void __attribute__((noreturn))
 child_main(const struct hook_ctx *h, int pidfd, int sock, int initroot)
 {
 	struct shim_err err = { 0 };
-	cleanup_fd int fsfd = -1, nsroot = -1, root = -1, target = -1;
-	struct shim_msg msg;
-	int mfd = -1, r;
+	cleanup_fd int nsroot = -1, root = -1;
+	int r;
 
 	/*
 	 * Never dumpable: it holds descriptors of the host (initroot, the
@@ -365,18 +222,6 @@ child_main(const struct hook_ctx *h, int pidfd, int sock, int initroot)
 		shim_fail(&err, errno, "prctl PR_SET_DUMPABLE 0");
 		goto fail;
 	}
-	fsfd = sys_fsopen("bpf", SHIM_FSOPEN_CLOEXEC);
-	if (fsfd < 0) {
-		shim_fail(&err, errno, "fsopen bpf in the container's user namespace");
-		goto fail;
-	}
-	if (shim_msg_send(sock, SHIM_MSG_BPF_FD, 0, NULL, fsfd, &err))
-		goto fail;
-	shim_closep(&fsfd);
-	r = shim_msg_recv(sock, &msg, &mfd, &err);
-	if (r <= 0 || msg.type != SHIM_MSG_BPF_ACK || msg.errnum || mfd < 0)
-		_exit(SHIM_EXIT_ERROR);	/* the hook knows why */
-
 	/*
 	 * Where is the container's root?  runc runs createRuntime before the
 	 * init's pivot_root: the init's root is still the namespace's root and
@@ -393,25 +238,17 @@ child_main(const struct hook_ctx *h, int pidfd, int sock, int initroot)
 		shim_fail(&err, errno, "stat the container init's root");
 		goto fail;
 	}
-	if (r) {
-		root = open(h->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (root < 0) {
-			shim_fail(&err, errno, "open root.path %s in the container's mount namespace", h->root);
-			goto fail;
-		}
-	} else {
-		root = fcntl(initroot, F_DUPFD_CLOEXEC, 3);
-		if (root < 0) {
-			shim_fail(&err, errno, "dup");
-			goto fail;
-		}
-	}
-	target = shim_hook_open_target(root, h->req.path, true, &err);
-	if (target < 0)
+	root = r ? open(h->root, O_PATH | O_DIRECTORY | O_CLOEXEC) :
+		   fcntl(initroot, F_DUPFD_CLOEXEC, 3);
+	if (root < 0) {
+		shim_fail(&err, errno, "open root.path %s in the container's mount namespace", h->root);
 		goto fail;
-	if (sys_move_mount(mfd, "", target, "",
-			   SHIM_MOVE_MOUNT_F_EMPTY_PATH | HOOK_MOVE_MOUNT_T_EMPTY_PATH) < 0) {
-		shim_fail(&err, errno, "move_mount the BPF FS onto %s in the container", h->req.path);
+	}
+	r = shim_bpffs_request(sock, root, h->req.path, &err);
+	if (r > 0)
+		_exit(SHIM_EXIT_ERROR);	/* the hook knows why */
+	if (r < 0) {
+		shim_fail_wrap(&err, "%spath %s", SHIM_HOOK_PREFIX, h->req.path);
 		goto fail;
 	}
 	/* STARTED doubles as "mounted": the conversation is over. */
@@ -432,48 +269,36 @@ static int wait_child(pid_t pid)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/* The helper's next message, which must be of type want; *fd its fd. */
+static int expect(int sock, uint32_t want, int *fd, struct shim_err *err)
+{
+	struct shim_msg msg;
+	int r = shim_msg_recv(sock, &msg, fd, err);
+
+	if (r < 0)
+		return -1;
+	if (r == 0)
+		return shim_fail(err, 0, "the hook's helper in the container's namespaces died");
+	if (msg.type == SHIM_MSG_ERROR)
+		return shim_fail(err, 0, "%s", msg.text);
+	if (msg.type != want)
+		return shim_fail(err, EPROTO, "unexpected message %u from the hook's helper", msg.type);
+	return 0;
+}
+
 /* The parent's half of the conversation. */
 static int serve_child(const struct hook_ctx *h, int sock, struct shim_err *err)
 {
-	cleanup_fd int fsfd = -1, mfd = -1, stray = -1;
-	struct shim_msg msg;
-	struct shim_err ignore;
-	int r;
+	cleanup_fd int fsfd = -1, stray = -1;
 
-	r = shim_msg_recv(sock, &msg, &fsfd, err);
-	if (r < 0)
+	if (expect(sock, SHIM_MSG_BPF_FD, &fsfd, err))
 		return -1;
-	if (r == 0)
-		return shim_fail(err, 0, "the hook's helper in the container's namespaces died");
-	if (msg.type == SHIM_MSG_ERROR)
-		return shim_fail(err, 0, "%s", msg.text);
-	if (msg.type != SHIM_MSG_BPF_FD || fsfd < 0)
-		return shim_fail(err, EPROTO, "unexpected message %u from the hook's helper", msg.type);
-	if (shim_bpffs_configure(fsfd, &h->delegation, err))
-		goto nack;
-	mfd = sys_fsmount(fsfd, SHIM_FSMOUNT_CLOEXEC,
-			  HOOK_MOUNT_ATTR_NOSUID | HOOK_MOUNT_ATTR_NODEV | HOOK_MOUNT_ATTR_NOEXEC);
-	if (mfd < 0) {
-		shim_fail(err, errno, "fsmount bpf");
-		goto nack;
-	}
-	if (shim_msg_send(sock, SHIM_MSG_BPF_ACK, 0, NULL, mfd, err))
+	if (fsfd < 0)
+		return shim_fail(err, EPROTO, "the hook's helper sent no BPF FS context");
+	if (shim_bpffs_grant(sock, fsfd, &h->delegation, err))
 		return -1;
-	/* Ours goes away now: if the child fails, nothing stays mounted. */
-	shim_closep(&mfd);
-	r = shim_msg_recv(sock, &msg, &stray, err);
-	if (r < 0)
-		return -1;
-	if (r == 0)
-		return shim_fail(err, 0, "the hook's helper in the container's namespaces died");
-	if (msg.type == SHIM_MSG_ERROR)
-		return shim_fail(err, 0, "%s", msg.text);
-	if (msg.type != SHIM_MSG_STARTED)
-		return shim_fail(err, EPROTO, "unexpected message %u from the hook's helper", msg.type);
-	return 0;
-nack:
-	shim_msg_send(sock, SHIM_MSG_BPF_ACK, 1, NULL, -1, &ignore);
-	return -1;
+	/* STARTED: mounted, the conversation is over. */
+	return expect(sock, SHIM_MSG_STARTED, &stray, err);
 }
 
 /* 1 if namespace ns of the process at procdir is not ours, 0 if it is. */
@@ -631,8 +456,11 @@ static void hook_usage(FILE *out)
 "  an unknown annotation or name (names are checked against the running\n"
 "  kernel's BTF), a container without a user namespace, a kernel without\n"
 "  BPF tokens, a hook that is not root in the initial user namespace, and\n"
-"  a path that leaves the container's root (an absolute symlink or '..' on\n"
-"  the way).  Without any annotation of its prefix it does nothing.\n"
+"  a path with '.' or '..' in it.  The path is looked up below the\n"
+"  container's root as if it were '/': a symlink on the way cannot lead\n"
+"  out, and one whose target is not in the root fails.  The BPF FS is\n"
+"  mounted nosuid,nodev,noexec, as shim run mounts its own.  Without any\n"
+"  annotation of its prefix it does nothing.\n"
 "\n"
 "Where its messages go:\n"
 "  runc      passes a failed hook's stderr on in its own error\n"
@@ -650,7 +478,9 @@ static void hook_usage(FILE *out)
 
 int shim_hook_main(int argc, char *const argv[])
 {
-	struct hook_opts opts = { .policy = SHIM_POLICY_DEFAULT };
+	struct hook_opts opts = {
+		.policy = SHIM_POLICY_DEFAULT, .voice = { .who = SHIM_HOOK_WHO },
+	};
 	struct hook_ctx h;
 	struct shim_err err = { 0 };
 	int i, r;
@@ -660,13 +490,13 @@ int shim_hook_main(int argc, char *const argv[])
 		return 0;
 	}
 	if (argc < 2 || strcmp(argv[1], "bpffs") != 0) {
-		shim_fail(&err, 0, "hook: unknown hook \"%s\" (valid: bpffs)", argc < 2 ? "" : argv[1]);
-		shim_err_print(&err);
+		shim_fail(&err, 0, "unknown hook \"%s\" (valid: bpffs)", argc < 2 ? "" : argv[1]);
+		shim_err_print_as("shim hook", &err);
 		return SHIM_EXIT_ERROR;
 	}
 	for (i = 2; i < argc; i++) {
 		if (strcmp(argv[i], "--verbose") == 0 || strcmp(argv[i], "-v") == 0) {
-			opts.verbose = true;
+			opts.voice.verbose = true;
 		} else if (strcmp(argv[i], "--policy") == 0 && i + 1 < argc) {
 			opts.policy = argv[++i];
 		} else if (strncmp(argv[i], "--policy=", 9) == 0) {
@@ -675,8 +505,8 @@ int shim_hook_main(int argc, char *const argv[])
 			hook_usage(stdout);
 			return 0;
 		} else {
-			shim_fail(&err, 0, "hook bpffs: unknown option \"%s\" (see shim hook --help)", argv[i]);
-			shim_err_print(&err);
+			shim_fail(&err, 0, "unknown option \"%s\" (see shim hook --help)", argv[i]);
+			shim_err_print_as(SHIM_HOOK_WHO, &err);
 			return SHIM_EXIT_ERROR;
 		}
 	}
@@ -687,11 +517,11 @@ int shim_hook_main(int argc, char *const argv[])
 	if (!r)
 		r = decide(&h, &err);
 	if (!r && h.req.any) {
-		note(&h, "container %s (pid %d): BPF FS at %s", h.state.id, (int)h.state.pid, h.req.path);
+		shim_note(&h.opts->voice, "container %s (pid %d): BPF FS at %s", h.state.id, (int)h.state.pid, h.req.path);
 		r = act(&h, &err);
 	}
 	if (r)
-		shim_err_print_as("shim hook bpffs", &err);
+		shim_err_print_as(SHIM_HOOK_WHO, &err);
 	hook_release(&h);
 	return r ? SHIM_EXIT_ERROR : 0;
 }

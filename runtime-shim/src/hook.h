@@ -19,6 +19,8 @@
  */
 #define SHIM_HOOK_PREFIX "invalid.shim.bpffs."
 #define SHIM_HOOK_DEFAULT_PATH "/sys/fs/bpf"
+/* The prefix of every line the hook prints. */
+#define SHIM_HOOK_WHO "shim hook bpffs"
 
 struct shim_hook_request {
 	const char *delegate[SHIM_DELEG_NR];	/* point into the annotations */
@@ -35,14 +37,6 @@ const char *shim_hook_annotation(int kind);
  */
 int shim_hook_request_parse(const struct shim_oci_annotations *a,
 			    struct shim_hook_request *req, struct shim_err *err);
-
-/*
- * Open (O_PATH) the directory path below rootfd without leaving it: no
- * ".." above it, no absolute symlink, no magic link (the kernel checks,
- * RESOLVE_BENEATH).  With create, missing directories are made (0755).
- */
-int shim_hook_open_target(int rootfd, const char *path, bool create,
-			  struct shim_err *err);
 
 /* shim hook ARGS... (argv[0] is "hook").  Returns the exit status. */
 int shim_hook_main(int argc, char *const argv[]);

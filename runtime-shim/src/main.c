@@ -52,6 +52,7 @@ struct shim_run {
 	uint64_t caps;			/* the command's (caps.h) */
 	bool watch_threads;
 	struct shim_watch watch;	/* --watch-threads: BPF or the connector */
+	struct shim_voice voice;
 };
 
 static void run_release(struct shim_run *r)
@@ -69,22 +70,6 @@ static void run_release(struct shim_run *r)
 	shim_watch_release(&r->watch);
 }
 
-static void verbose(const struct shim_run *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void verbose(const struct shim_run *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!r->cfg->verbose)
-		return;
-	fputs("shim: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
 /* Everything that can be checked before a process is created. */
 static int prepare(struct shim_run *r, struct shim_err *err)
 {
@@ -100,23 +85,21 @@ static int prepare(struct shim_run *r, struct shim_err *err)
 		struct shim_err probe = { 0 };
 
 		if (shim_bpf_token_require(cfg, &probe, err)) {
-			verbose(r, "BPF token probe: %s", probe.msg);
+			shim_note(&r->voice, "BPF token probe: %s", probe.msg);
 			return -1;
 		}
-		verbose(r, "BPF token probe: %s", probe.msg);
-		shim_deleg_names_load("/sys/kernel/btf/vmlinux", &r->names);
-		if (r->names.builtin)
-			fprintf(stderr, "shim: note: checking delegation names against %s\n",
-				r->names.source);
-		if (shim_delegation_resolve(cfg, &r->names, &r->delegation, err))
-			return -1;
+		shim_note(&r->voice, "BPF token probe: %s", probe.msg);
+		shim_delegation_names(&r->names, &r->voice);
 		for (int k = 0; k < SHIM_DELEG_NR; k++) {
 			char shown[2048];
 
-			if (!r->delegation.set[k])
+			if (!cfg->delegate[k])
 				continue;
+			if (shim_delegation_set(&r->delegation, &r->names, k, cfg->delegate[k],
+						shim_deleg_flag(k), err))
+				return -1;
 			shim_delegate_format(&r->names, k, r->delegation.mask[k], shown, sizeof(shown));
-			verbose(r, "%s=%s (mask 0x%llx: %s)", shim_deleg_option(k),
+			shim_note(&r->voice, "%s=%s (mask 0x%llx: %s)", shim_deleg_option(k),
 				r->delegation.value[k],
 				(unsigned long long)r->delegation.mask[k], shown);
 		}
@@ -131,12 +114,12 @@ static int prepare(struct shim_run *r, struct shim_err *err)
 		char shown[1024];
 
 		shim_caps_string(r->caps, shown, sizeof(shown));
-		verbose(r, "capabilities of %s: %s", cfg->argv[0], shown);
+		shim_note(&r->voice, "capabilities of %s: %s", cfg->argv[0], shown);
 	}
 
 	if (shim_seccomp_build(cfg, &r->seccomp, err))
 		return -1;
-	verbose(r, "seccomp: %s", cfg->seccomp == SHIM_SECCOMP_NONE ? "none" :
+	shim_note(&r->voice, "seccomp: %s", cfg->seccomp == SHIM_SECCOMP_NONE ? "none" :
 		cfg->seccomp == SHIM_SECCOMP_FILE ? cfg->seccomp_file :
 		shim_config_delegates(cfg) ? "default (bpf allowed)" : "default");
 
@@ -412,28 +395,17 @@ static int drive_setup(struct shim_run *r, struct shim_err *err)
 		case SHIM_MSG_ERROR:
 			shim_fail(err, 0, "%s", msg.text);
 			return msg.errnum ? msg.errnum : SHIM_EXIT_ERROR;
-		case SHIM_MSG_BPF_FD: {
-			int failed;
-
+		case SHIM_MSG_BPF_FD:
 			if (fd < 0) {
 				shim_fail(err, EPROTO, "BPF FS context missing");
 				return SHIM_EXIT_ERROR;
 			}
-			failed = shim_bpffs_configure(fd, &r->delegation, err);
-			if (!failed)
-				verbose(r, "BPF FS created for the container's user namespace; it mounts it at %s",
-					r->cfg->bpf_mount);
-			if (failed) {
-				struct shim_err ignore;
-
-				/* The init gives up quietly; err says why. */
-				shim_msg_send(sock, SHIM_MSG_BPF_ACK, 1, NULL, -1, &ignore);
+			/* On failure the init gives up quietly; err says why. */
+			if (shim_bpffs_grant(sock, fd, &r->delegation, err))
 				return SHIM_EXIT_ERROR;
-			}
-			if (shim_msg_send(sock, SHIM_MSG_BPF_ACK, 0, NULL, -1, err))
-				return SHIM_EXIT_ERROR;
+			shim_note(&r->voice, "BPF FS created for the container's user namespace; it mounts it at %s",
+				r->cfg->bpf_mount);
 			break;
-		}
 		default:
 			shim_fail(err, EPROTO, "unexpected setup message %u", msg.type);
 			return SHIM_EXIT_ERROR;
@@ -463,6 +435,7 @@ static int run(struct shim_config *cfg)
 	struct shim_run r = {
 		.cfg = cfg, .sigfd = -1, .events_fd = -1, .sock = { -1, -1 },
 		.tty_master = -1, .pidfd = -1, .watch = SHIM_WATCH_INIT,
+		.voice = { .who = "shim", .verbose = cfg->verbose },
 	};
 	struct shim_supervisor sup;
 	struct shim_err err = { 0 };
@@ -487,7 +460,7 @@ static int run(struct shim_config *cfg)
 			shim_fail(&err, errno, "setgroups(0, NULL)");
 			goto fail;
 		}
-		verbose(&r, "not privileged: the container keeps your supplementary groups");
+		shim_note(&r.voice, "not privileged: the container keeps your supplementary groups");
 	}
 	if (cfg->net == SHIM_NET_NONE)
 		flags |= CLONE_NEWNET;
@@ -505,7 +478,7 @@ static int run(struct shim_config *cfg)
 				    &err))
 			goto fail;
 		flags = CLONE_NEWNS | CLONE_NEWPID;
-		verbose(&r, "the container's namespaces are made; its mounts are made by host root "
+		shim_note(&r.voice, "the container's namespaces are made; its mounts are made by host root "
 			"and locked in its own mount namespace");
 	}
 
@@ -532,7 +505,7 @@ static int run(struct shim_config *cfg)
 	}
 	shim_closep(&r.sock[1]);
 	shim_nsfds_close(&ns);
-	verbose(&r, "container init is pid %d (pidfd %d)", (int)r.pid, r.pidfd);
+	shim_note(&r.voice, "container init is pid %d (pidfd %d)", (int)r.pid, r.pidfd);
 
 	/*
 	 * Without root, the init mounts the rootfs on a descriptor the shim
@@ -558,7 +531,7 @@ static int run(struct shim_config *cfg)
 		goto fail;
 	}
 	shim_closep(&r.sock[0]);
-	verbose(&r, "%s started", cfg->argv[0]);
+	shim_note(&r.voice, "%s started", cfg->argv[0]);
 	if (shim_event_container_start(r.events_fd, r.pid, &err)) {
 		/* The consumer of the events would miss the start: tell it, go on. */
 		shim_err_print(&err);
@@ -575,7 +548,7 @@ static int run(struct shim_config *cfg)
 		abort_container(&r, status);
 		goto fail;
 	}
-	verbose(&r, "container exited with status %d", status);
+	shim_note(&r.voice, "container exited with status %d", status);
 	run_release(&r);
 	return status;
 

@@ -4,9 +4,9 @@
  * own mount namespace owned by its user namespace, so nothing here is ever
  * visible on the host.
  *
- * Every mount point in the rootfs is looked up below the rootfs with
- * openat2(RESOLVE_IN_ROOT), created there when missing, and mounted on
- * through its fd: a symlink in the rootfs (whose owner, the container's
+ * Every mount point in the rootfs is looked up below the rootfs
+ * (walk.c: openat2 RESOLVE_IN_ROOT), created there when missing, and
+ * mounted on through its fd: a symlink in the rootfs (whose owner, the container's
  * root, may have put it there in an earlier run) cannot send a mount or
  * a mkdir out of it.
  */
@@ -19,116 +19,23 @@
 
 #include "kernel.h"
 #include "mounts.h"
+#include "walk.h"
 
-int shim_mkdir_p(const char *path, mode_t mode, struct shim_err *err)
+void shim_note_rootfs_owner(struct shim_err *err)
 {
-	char buf[PATH_MAX];
-	size_t len = strlen(path);
-
-	if (len == 0 || len >= sizeof(buf))
-		return shim_fail(err, ENAMETOOLONG, "mkdir %s", path);
-	memcpy(buf, path, len + 1);
-	for (char *p = buf + 1; ; p++) {
-		if (*p == '/' || *p == '\0') {
-			char c = *p;
-
-			*p = '\0';
-			if (mkdir(buf, mode) < 0 && errno != EEXIST)
-				return shim_fail(err, errno, "mkdir %s", buf);
-			*p = c;
-			if (c == '\0')
-				break;
-		}
-	}
-	return 0;
-}
-
-/*
- * One step of shim_open_dir_in_root: prefix resolved from the root again
- * (RESOLVE_IN_ROOT: "..", absolute and relative symlinks all stay in it).
- * Without openat2 (valgrind, Linux before 5.6) name is opened from dir, the
- * directory of the step before, refusing ".." and every symlink
- * (O_NOFOLLOW gives a symlink itself, which O_DIRECTORY then refuses).
- */
-static int open_step(int root_fd, int dir, const char *prefix, const char *name,
-		     bool *no_openat2)
-{
-	struct shim_open_how how = {
-		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-		.resolve = SHIM_RESOLVE_IN_ROOT | SHIM_RESOLVE_NO_MAGICLINKS,
-	};
-
-	if (!*no_openat2) {
-		int fd = sys_openat2(root_fd, prefix, &how);
-
-		if (fd >= 0 || errno != ENOSYS)
-			return fd;
-		*no_openat2 = true;
-	}
-	if (strcmp(name, "..") == 0) {
-		errno = EXDEV;
-		return -1;
-	}
-	return openat(dir, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-}
-
-int shim_open_dir_in_root(int root_fd, const char *path, struct shim_err *err)
-{
-	cleanup_fd int dir = -1;
-	char prefix[PATH_MAX], name[NAME_MAX + 1];
-	const char *p = path;
-	bool no_openat2 = false;
-
-	if (strlen(path) >= sizeof(prefix))
-		return shim_fail(err, ENAMETOOLONG, "path");
-	dir = open_step(root_fd, root_fd, ".", ".", &no_openat2);
-	if (dir < 0)
-		return shim_fail(err, errno, "open the root");
-	/* One component at a time; a missing one is made in the one before. */
-	for (;;) {
-		const char *e;
-		int fd;
-
-		while (*p == '/')
-			p++;
-		if (*p == '\0')
-			break;
-		e = strchrnul(p, '/');
-		if ((size_t)(e - p) > NAME_MAX)
-			return shim_fail(err, ENAMETOOLONG, "path");
-		memcpy(prefix, path, (size_t)(e - path));
-		prefix[e - path] = '\0';
-		memcpy(name, p, (size_t)(e - p));
-		name[e - p] = '\0';
-		fd = open_step(root_fd, dir, prefix, name, &no_openat2);
-		if (fd < 0 && errno == ENOENT) {
-			if (mkdirat(dir, name, 0755) < 0 && errno != EEXIST) {
-				shim_fail(err, errno, "mkdir %s", prefix);
-				if (err->errnum == EACCES || err->errnum == EPERM)
-					shim_fail_note(err, "the container's root may not write there: "
-						       "create %s in the rootfs, or give the rootfs to the "
-						       "container's root (chown -R to the first outside IDs "
-						       "of --uid-map and --gid-map)", prefix);
-				return -1;
-			}
-			fd = open_step(root_fd, dir, prefix, name, &no_openat2);
-		}
-		if (fd < 0)
-			return shim_fail(err, errno, "open %s", prefix);
-		close(dir);
-		dir = fd;
-		p = e;
-	}
-	return shim_steal_fd(&dir);
+	if (err->errnum == EACCES || err->errnum == EPERM)
+		shim_fail_note(err, "chown -R to the first outside IDs of --uid-map and --gid-map");
 }
 
 /* A mount point of the rootfs, opened (and made) below root_fd. */
 static int open_in_rootfs(int root_fd, const char *path, struct shim_err *err)
 {
-	int fd = shim_open_dir_in_root(root_fd, path, err);
+	int fd = shim_walk_in_root(root_fd, path, SHIM_WALK_MKDIR, err);
 
-	if (fd < 0)
+	if (fd < 0) {
+		shim_note_rootfs_owner(err);
 		shim_fail_wrap(err, "rootfs %s", path);
+	}
 	return fd;
 }
 
@@ -259,19 +166,16 @@ static const char *const readonly_paths[] = {
 
 /*
  * An existing path of the fresh /proc or /sys below root_fd, not made
- * when missing: -1 with errno ENOENT then.  Their contents are the
+ * when missing (-1 with errno ENOENT then).  Their contents are the
  * kernel's, but the lookup stays in the root all the same.
  */
 static int open_kernel_path(int root_fd, const char *path)
 {
-	struct shim_open_how how = {
-		.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
-		.resolve = SHIM_RESOLVE_IN_ROOT | SHIM_RESOLVE_NO_MAGICLINKS,
-	};
-	int fd = sys_openat2(root_fd, path, &how);
+	struct shim_err lookup = { 0 };
+	int fd = shim_walk_in_root(root_fd, path, 0, &lookup);
 
-	if (fd < 0 && errno == ENOSYS)	/* valgrind: no symlink is followed either */
-		fd = openat(root_fd, path + 1, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		errno = lookup.errnum;
 	return fd;
 }
 

@@ -25,14 +25,9 @@ int shim_build_rootfs(const char *rootfs, int root_fd, enum shim_net net, bool n
 		      struct shim_err *err);
 
 /*
- * Open (O_PATH) the directory path below root_fd, as if root_fd were "/",
- * making what is missing (0755): every component is resolved inside it
- * (openat2 RESOLVE_IN_ROOT), so no symlink leads out.  err names the
- * component; callers add what the path is for.
+ * After a mount point of the rootfs could not be made (walk.h): how to
+ * give the rootfs to the container's root, when that is why.
  */
-int shim_open_dir_in_root(int root_fd, const char *path, struct shim_err *err);
-
-/* mkdir -p, for paths in the container after pivot_root. */
-int shim_mkdir_p(const char *path, mode_t mode, struct shim_err *err);
+void shim_note_rootfs_owner(struct shim_err *err);
 
 #endif

@@ -65,12 +65,10 @@ int shim_policy_parse(const char *text, const char *source,
 			return shim_fail(err, 0, "policy %s:%u: unknown option \"%s\" (valid: "
 					 "delegate_cmds, delegate_maps, delegate_progs, delegate_attachs)",
 					 source, lineno, key);
-		if (p->set[k])
+		if (p->allow.set[k])
 			return shim_fail(err, 0, "policy %s:%u: %s given twice", source, lineno, key);
-		if (shim_delegate_resolve(names, k, value, &p->mask[k], p->value[k],
-					  sizeof(p->value[k]), err))
+		if (shim_delegation_set(&p->allow, names, k, value, NULL, err))
 			return shim_fail_wrap(err, "policy %s:%u", source, lineno);
-		p->set[k] = true;
 	}
 	return 0;
 }
@@ -102,7 +100,7 @@ int shim_policy_check(const struct shim_bpffs_policy *p,
 		      const char *(*what)(int kind), struct shim_err *err)
 {
 	for (int k = 0; k < SHIM_DELEG_NR; k++) {
-		uint64_t allowed = p->set[k] ? p->mask[k] : 0, beyond;
+		uint64_t allowed = p->allow.set[k] ? p->allow.mask[k] : 0, beyond;
 		char shown[2048];
 
 		if (!req->set[k])
@@ -115,10 +113,10 @@ int shim_policy_check(const struct shim_bpffs_policy *p,
 		/* "any" asks for every bit, which a named list never covers. */
 		if (req->mask[k] == ~0ULL && allowed != ~0ULL)
 			snprintf(shown, sizeof(shown), "any");
-		if (p->set[k])
+		if (p->allow.set[k])
 			return shim_fail(err, 0, "%s=%s goes beyond the host policy (%s allows %s = %s): %s refused",
 					 what(k), req->value[k], p->source, shim_deleg_option(k),
-					 p->value[k], shown);
+					 p->allow.value[k], shown);
 		return shim_fail(err, 0, "%s=%s goes beyond the host policy (%s allows no %s): refused",
 				 what(k), req->value[k], p->source, shim_deleg_option(k));
 	}

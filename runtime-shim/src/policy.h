@@ -20,11 +20,10 @@
 
 #define SHIM_POLICY_DEFAULT "/etc/shim/bpffs-policy.conf"
 
+/* The most the hook may grant: a delegation, and the file it came from. */
 struct shim_bpffs_policy {
 	char source[PATH_MAX];
-	bool set[SHIM_DELEG_NR];
-	char value[SHIM_DELEG_NR][1024];
-	uint64_t mask[SHIM_DELEG_NR];
+	struct shim_delegation allow;
 };
 
 /* Parse policy text; source names it in messages. */

@@ -46,6 +46,21 @@ int shim_fail_wrap(struct shim_err *err, const char *fmt, ...)
 void shim_err_print(const struct shim_err *err);
 void shim_err_print_as(const char *who, const struct shim_err *err);
 
+/*
+ * What is not an error, said on stderr with the prefix of the command
+ * that says it ("shim", "shim hook bpffs"): a warning, when the work goes
+ * on, and a note, only with --verbose.
+ */
+struct shim_voice {
+	const char *who;
+	bool verbose;
+};
+
+void shim_warn(const struct shim_voice *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void shim_note(const struct shim_voice *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* ---- cleanup helpers ----------------------------------------------- */
 
 static inline void shim_closep(int *fd)

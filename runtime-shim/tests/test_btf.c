@@ -114,11 +114,11 @@ static void test_parse(void **state)
 	assert_string_equal(list, "map_create, prog_load, token_create");
 	assert_int_equal(shim_delegate_valid_list(&n, SHIM_DELEG_MAPS, list, sizeof(list)), 0);
 	assert_string_equal(list, "hash, array, arena");
-	assert_int_equal(shim_delegate_resolve(&n, SHIM_DELEG_MAPS, "ARENA:hash", &m, NULL, 0, &err), 0);
+	assert_int_equal(shim_delegate_resolve(&n, SHIM_DELEG_MAPS, "ARENA:hash", NULL, &m, NULL, 0, &err), 0);
 	assert_int_equal(m, (1ULL << 33) | 2);
-	assert_int_equal(shim_delegate_resolve(&n, SHIM_DELEG_ATTACHS, "xdp", &m, NULL, 0, &err), 0);
+	assert_int_equal(shim_delegate_resolve(&n, SHIM_DELEG_ATTACHS, "xdp", NULL, &m, NULL, 0, &err), 0);
 	assert_int_equal(m, 1ULL << 37);
-	assert_int_equal(shim_delegate_resolve(&n, SHIM_DELEG_MAPS, "queue", &m, NULL, 0, &err), -1);
+	assert_int_equal(shim_delegate_resolve(&n, SHIM_DELEG_MAPS, "queue", shim_deleg_flag(SHIM_DELEG_MAPS), &m, NULL, 0, &err), -1);
 	assert_contains(err.msg, "--bpf-delegate-maps=queue: unknown map type \"queue\" (valid: hash, array, arena)");
 	shim_deleg_names_free(&n);
 	free(b);
@@ -183,9 +183,9 @@ static void test_host_vmlinux(void **state)
 		skip();
 	shim_deleg_names_load("/sys/kernel/btf/vmlinux", &n);
 	assert_false(n.builtin);
-	assert_int_equal(shim_delegate_resolve(&n, SHIM_DELEG_CMDS, "map_create:prog_load:btf_load", &m, NULL, 0, &err), 0);
+	assert_int_equal(shim_delegate_resolve(&n, SHIM_DELEG_CMDS, "map_create:prog_load:btf_load", NULL, &m, NULL, 0, &err), 0);
 	assert_int_equal(m, (1ULL << 0) | (1ULL << 5) | (1ULL << 18));
-	assert_int_equal(shim_delegate_resolve(&n, SHIM_DELEG_PROGS, "socket_filter:kprobe", &m, NULL, 0, &err), 0);
+	assert_int_equal(shim_delegate_resolve(&n, SHIM_DELEG_PROGS, "socket_filter:kprobe", NULL, &m, NULL, 0, &err), 0);
 	assert_int_equal(m, 0x6);
 	shim_deleg_names_free(&n);
 }

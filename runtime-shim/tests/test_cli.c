@@ -132,7 +132,12 @@ static void test_bad_input(void **state)
 		{ { "run", "--bpf-delegate-cmds=", "--rootfs", "/r", "x" }, "--bpf-delegate-cmds: empty value" },
 		{ { "run", "--bpf-delegate-maps=array::hash", "--rootfs", "/r", "x" }, "empty element" },
 		{ { "run", "--bpf-mount=/x", "--rootfs", "/r", "x" }, "--bpf-mount needs at least one --bpf-delegate-* option" },
-		{ { "run", "--bpf-delegate-cmds=any", "--bpf-mount=rel", "--rootfs", "/r", "x" }, "--bpf-mount: \"rel\" is not an absolute path" },
+		{ { "run", "--bpf-delegate-cmds=any", "--bpf-mount=rel", "--rootfs", "/r", "x" }, "--bpf-mount=rel: not an absolute path" },
+		/* The hook's path annotation is checked by the same rule. */
+		{ { "run", "--bpf-delegate-cmds=any", "--bpf-mount=/run/../bpf", "--rootfs", "/r", "x" },
+		  "--bpf-mount=/run/../bpf: \".\" and \"..\" are not allowed" },
+		{ { "run", "--bpf-delegate-cmds=any", "--bpf-mount=//", "--rootfs", "/r", "x" },
+		  "--bpf-mount=//: not a directory below the container's root" },
 		{ { "run", "--watch-threads", "--rootfs", "/r", "x" }, "--watch-threads needs --events FILE" },
 		{ { "run", "--hostname=", "--rootfs", "/r", "x" }, "--hostname: \"\" must be 1 to 64 characters" },
 	};

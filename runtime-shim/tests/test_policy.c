@@ -39,9 +39,7 @@ static void request(const struct shim_deleg_names *n, struct shim_delegation *d,
 	for (int k = 0; k < SHIM_DELEG_NR; k++) {
 		if (!v[k])
 			continue;
-		assert_int_equal(shim_delegate_resolve(n, k, v[k], &d->mask[k], d->value[k],
-						       sizeof(d->value[k]), &err), 0);
-		d->set[k] = true;
+		assert_int_equal(shim_delegation_set(d, n, k, v[k], shim_hook_annotation(k), &err), 0);
 	}
 }
 
@@ -51,12 +49,12 @@ static void test_parse(void **state)
 	struct shim_err err = { 0 };
 
 	assert_int_equal(shim_policy_parse(example, "/etc/p", *state, &p, &err), 0);
-	assert_true(p.set[SHIM_DELEG_CMDS]);
-	assert_int_equal(p.mask[SHIM_DELEG_CMDS], (1ULL << 0) | (1ULL << 5) | (1ULL << 18) | (1ULL << 7));
-	assert_string_equal(p.value[SHIM_DELEG_MAPS], "array:hash");
-	assert_int_equal(p.mask[SHIM_DELEG_MAPS], 0x6);
-	assert_int_equal(p.mask[SHIM_DELEG_PROGS], 1ULL << 1);
-	assert_false(p.set[SHIM_DELEG_ATTACHS]);
+	assert_true(p.allow.set[SHIM_DELEG_CMDS]);
+	assert_int_equal(p.allow.mask[SHIM_DELEG_CMDS], (1ULL << 0) | (1ULL << 5) | (1ULL << 18) | (1ULL << 7));
+	assert_string_equal(p.allow.value[SHIM_DELEG_MAPS], "array:hash");
+	assert_int_equal(p.allow.mask[SHIM_DELEG_MAPS], 0x6);
+	assert_int_equal(p.allow.mask[SHIM_DELEG_PROGS], 1ULL << 1);
+	assert_false(p.allow.set[SHIM_DELEG_ATTACHS]);
 	assert_int_equal(shim_policy_parse("", "/etc/p", *state, &p, &err), 0);
 }
 
@@ -69,8 +67,8 @@ static void test_parse_broken(void **state)
 		{ "delegate_cmds\n", "policy /etc/p:1: \"delegate_cmds\" is not \"option = value\"" },
 		{ "\n\ndelegate_prog = xdp\n", "policy /etc/p:3: unknown option \"delegate_prog\"" },
 		{ "delegate_maps = array\ndelegate_maps = hash\n", "policy /etc/p:2: delegate_maps given twice" },
-		{ "delegate_progs = sokcet_filter\n", "policy /etc/p:1: --bpf-delegate-progs=sokcet_filter: unknown program type \"sokcet_filter\"" },
-		{ "delegate_cmds =\n", "policy /etc/p:1: --bpf-delegate-cmds: empty value" },
+		{ "delegate_progs = sokcet_filter\n", "policy /etc/p:1: delegate_progs=sokcet_filter: unknown program type \"sokcet_filter\"" },
+		{ "delegate_cmds =\n", "policy /etc/p:1: delegate_cmds: empty value" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -145,7 +143,7 @@ static void test_load(void **state)
 	close(fd);
 	assert_int_equal(shim_policy_load(path, *state, &p, &err), 0);
 	assert_string_equal(p.source, path);
-	assert_int_equal(p.mask[SHIM_DELEG_MAPS], 0x6);
+	assert_int_equal(p.allow.mask[SHIM_DELEG_MAPS], 0x6);
 	unlink(path);
 	assert_int_equal(shim_policy_load(path, *state, &p, &err), -1);
 	assert_contains(err.msg, "No such file or directory (without a policy nothing may be delegated");

@@ -6,7 +6,9 @@
 #include "bpffs.h"
 #include "caps.h"
 #include "cli.h"
+#include "idmap.h"
 #include "delegate.h"
+#include "opts.h"
 
 void shim_usage(FILE *out)
 {
@@ -169,30 +171,6 @@ void shim_usage(FILE *out)
 	      out);
 }
 
-/* Match "--name" or "--name=value"; on match consume the value. */
-static int match_opt(const char *name, int argc, char *const argv[], int *i,
-		     const char **value, struct shim_err *err)
-{
-	const char *arg = argv[*i];
-	size_t len = strlen(name);
-
-	if (strncmp(arg, name, len) != 0)
-		return 0;
-	if (arg[len] == '=') {
-		*value = arg + len + 1;
-		return 1;
-	}
-	if (arg[len] != '\0')
-		return 0;
-	if (*i + 1 >= argc) {
-		shim_fail(err, 0, "option %s needs a value", name);
-		return -1;
-	}
-	*i += 1;
-	*value = argv[*i];
-	return 1;
-}
-
 static bool idmaps_overlap(const struct shim_idmaps *maps, bool outside)
 {
 	for (size_t i = 0; i < maps->n; i++)
@@ -226,12 +204,7 @@ enum shim_opt_id {
 	OPT_DELEGATE,	/* + SHIM_DELEG_*: names from shim_deleg_flag() */
 };
 
-static const struct shim_opt {
-	const char *name;
-	const char *alias;	/* short form, or NULL */
-	bool value;
-	enum shim_opt_id id;
-} shim_opts[] = {
+static const struct shim_opt run_opts[] = {
 	{ "--help", "-h", false, OPT_HELP },
 	{ "--tty", "-t", false, OPT_TTY },
 	{ "--allow-setgroups", NULL, false, OPT_ALLOW_SETGROUPS },
@@ -250,57 +223,25 @@ static const struct shim_opt {
 	{ "--events", NULL, true, OPT_EVENTS },
 	{ "--cap-add", NULL, true, OPT_CAP_ADD },
 	{ "--cap-drop", NULL, true, OPT_CAP_DROP },
+	/* In SHIM_DELEG_* order, as shim_deleg_flag() names them. */
+	{ "--bpf-delegate-cmds", NULL, true, OPT_DELEGATE + SHIM_DELEG_CMDS },
+	{ "--bpf-delegate-maps", NULL, true, OPT_DELEGATE + SHIM_DELEG_MAPS },
+	{ "--bpf-delegate-progs", NULL, true, OPT_DELEGATE + SHIM_DELEG_PROGS },
+	{ "--bpf-delegate-attachs", NULL, true, OPT_DELEGATE + SHIM_DELEG_ATTACHS },
 };
-
-/*
- * Which option argv[*i] is: 1 with *id (and *value, consumed from
- * "--name=value" or the next argument), 0 when unknown, -1 on error.
- */
-static int find_opt(int argc, char *const argv[], int *i, int *id,
-		    const char **value, struct shim_err *err)
-{
-	const char *arg = argv[*i];
-
-	for (size_t k = 0; k < ARRAY_SIZE(shim_opts) + SHIM_DELEG_NR; k++) {
-		bool deleg = k >= ARRAY_SIZE(shim_opts);
-		const char *name = deleg ? shim_deleg_flag((int)(k - ARRAY_SIZE(shim_opts))) :
-					   shim_opts[k].name;
-		const char *alias = deleg ? NULL : shim_opts[k].alias;
-		bool takes = deleg || shim_opts[k].value;
-		int r;
-
-		*id = deleg ? OPT_DELEGATE + (int)(k - ARRAY_SIZE(shim_opts)) : (int)shim_opts[k].id;
-		if (!takes) {
-			if (strcmp(arg, name) == 0 || (alias && strcmp(arg, alias) == 0))
-				return 1;
-			continue;
-		}
-		r = match_opt(name, argc, argv, i, value, err);
-		if (r)
-			return r;
-	}
-	return 0;
-}
 
 static int parse_run(int argc, char *const argv[], int i,
 		     struct shim_config *cfg, struct shim_err *err)
 {
 	for (; i < argc; i++) {
-		const char *arg = argv[i];
 		const char *v = NULL;
 		int id, r;
 
-		if (strcmp(arg, "--") == 0) {
-			i++;
-			break;
-		}
-		if (arg[0] != '-')
-			break;
-		r = find_opt(argc, argv, &i, &id, &v, err);
+		r = shim_opt_next("shim", run_opts, ARRAY_SIZE(run_opts), argc, argv, &i, &id, &v, err);
 		if (r < 0)
 			return -1;
 		if (r == 0)
-			return shim_fail(err, 0, "unknown option \"%s\" (see shim --help)", arg);
+			break;
 		switch (id) {
 		case OPT_HELP:
 			cfg->help = true;
@@ -413,30 +354,13 @@ static int parse_run(int argc, char *const argv[], int i,
 	return 0;
 }
 
-int shim_parse_args(int argc, char *const argv[], struct shim_config *cfg,
-		    struct shim_err *err)
+int shim_parse_run(int argc, char *const argv[], struct shim_config *cfg,
+		   struct shim_err *err)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->hostname = "container";
 	cfg->cwd = "/";
 	cfg->net = SHIM_NET_NONE;
 	cfg->seccomp = SHIM_SECCOMP_DEFAULT;
-
-	/* A bare "shim" shows what it can do, as runc does. */
-	if (argc < 2) {
-		cfg->help = true;
-		return 0;
-	}
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-	    strcmp(argv[1], "help") == 0) {
-		cfg->help = true;
-		return 0;
-	}
-	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
-		cfg->version = true;
-		return 0;
-	}
-	if (strcmp(argv[1], "run") != 0)
-		return shim_fail(err, 0, "unknown command \"%s\" (valid: %s; see shim --help)", argv[1], SHIM_COMMANDS);
-	return parse_run(argc, argv, 2, cfg, err);
+	return parse_run(argc, argv, 1, cfg, err);
 }

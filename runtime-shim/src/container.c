@@ -16,7 +16,7 @@
 
 #include "bpffs.h"
 #include "caps.h"
-#include "cli.h"
+#include "idmap.h"
 #include "container.h"
 #include "kernel.h"
 #include "loopback.h"

@@ -30,6 +30,7 @@
 #include "bpffs.h"
 #include "hook.h"
 #include "kernel.h"
+#include "opts.h"
 #include "sync.h"
 
 static const char *const keys[SHIM_DELEG_NR] = {
@@ -476,6 +477,14 @@ static void hook_usage(FILE *out)
 		SHIM_POLICY_DEFAULT, SHIM_HOOK_PREFIX);
 }
 
+enum { HOOK_OPT_HELP, HOOK_OPT_VERBOSE, HOOK_OPT_POLICY };
+
+static const struct shim_opt hook_opts[] = {
+	{ "--help", "-h", false, HOOK_OPT_HELP },
+	{ "--verbose", "-v", false, HOOK_OPT_VERBOSE },
+	{ "--policy", NULL, true, HOOK_OPT_POLICY },
+};
+
 int shim_hook_main(int argc, char *const argv[])
 {
 	struct hook_opts opts = {
@@ -495,20 +504,26 @@ int shim_hook_main(int argc, char *const argv[])
 		return SHIM_EXIT_ERROR;
 	}
 	for (i = 2; i < argc; i++) {
-		if (strcmp(argv[i], "--verbose") == 0 || strcmp(argv[i], "-v") == 0) {
-			opts.voice.verbose = true;
-		} else if (strcmp(argv[i], "--policy") == 0 && i + 1 < argc) {
-			opts.policy = argv[++i];
-		} else if (strncmp(argv[i], "--policy=", 9) == 0) {
-			opts.policy = argv[i] + 9;
-		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			hook_usage(stdout);
-			return 0;
-		} else {
-			shim_fail(&err, 0, "unknown option \"%s\" (see shim hook --help)", argv[i]);
+		const char *v;
+		int id;
+
+		r = shim_opt_next("shim hook", hook_opts, ARRAY_SIZE(hook_opts), argc, argv, &i, &id,
+				  &v, &err);
+		if (r == 0 && i < argc)
+			r = shim_fail(&err, 0, "unexpected argument \"%s\" (see shim hook --help)",
+				      argv[i]);
+		if (r <= 0) {
 			shim_err_print_as(SHIM_HOOK_WHO, &err);
 			return SHIM_EXIT_ERROR;
 		}
+		if (id == HOOK_OPT_HELP) {
+			hook_usage(stdout);
+			return 0;
+		}
+		if (id == HOOK_OPT_VERBOSE)
+			opts.voice.verbose = true;
+		else
+			opts.policy = v;
 	}
 
 	memset(&h, 0, sizeof(h));

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "idmap.h"
 
 int shim_parse_u32(const char *s, const char **end, uint32_t *out)
 {

@@ -20,7 +20,6 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -31,6 +30,7 @@
 
 #include "caps.h"
 #include "needs.h"
+#include "opts.h"
 
 /* ---- formats ---------------------------------------------------------- */
 
@@ -681,18 +681,19 @@ static void explain(const struct shim_needs *n, const struct shim_deleg_names *n
 			fprintf(stderr, "shim bpf-needs: %s: %s\n", shim_cap_name((unsigned int)c), n->cap_why[c]);
 }
 
+enum { NEEDS_OPT_FORMAT, NEEDS_OPT_VERBOSE, NEEDS_OPT_HELP };
+
 int shim_bpf_needs_main(int argc, char *const argv[])
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
+	static const struct shim_opt needs_opts[] = {
+		{ "--format", "-f", true, NEEDS_OPT_FORMAT },
+		{ "--verbose", "-v", false, NEEDS_OPT_VERBOSE },
+		{ "--help", "-h", false, NEEDS_OPT_HELP },
 	};
 	cleanup_free struct shim_needs *n = calloc(1, sizeof(*n));
 	struct shim_deleg_names names = { 0 };
 	struct shim_err err = { 0 };
-	int format = SHIM_NEEDS_SHIM, c, rc = SHIM_EXIT_ERROR;
+	int format = SHIM_NEEDS_SHIM, i, rc = SHIM_EXIT_ERROR;
 	bool verbose = false;
 	char caps[128] = "";
 
@@ -701,34 +702,38 @@ int shim_bpf_needs_main(int argc, char *const argv[])
 		shim_err_print_as("shim bpf-needs", &err);
 		return SHIM_EXIT_ERROR;
 	}
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+f:vh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			format = shim_needs_format_from_name(optarg);
+	for (i = 1; i < argc; i++) {
+		const char *v;
+		int id, r;
+
+		r = shim_opt_next("shim bpf-needs", needs_opts, ARRAY_SIZE(needs_opts), argc, argv,
+				  &i, &id, &v, &err);
+		if (r < 0)
+			goto out;
+		if (r == 0)
+			break;
+		switch (id) {
+		case NEEDS_OPT_FORMAT:
+			format = shim_needs_format_from_name(v);
 			if (format < 0) {
 				shim_fail(&err, 0, "--format %s: unknown (valid: shim, oci, policy, systemd, incus, lxd)",
-					  optarg);
+					  v);
 				goto out;
 			}
 			break;
-		case 'v':
+		case NEEDS_OPT_VERBOSE:
 			verbose = true;
 			break;
-		case 'h':
+		default:
 			usage(stdout);
 			return 0;
-		default:
-			shim_fail(&err, 0, "unknown option \"%s\" (shim bpf-needs --help)", argv[optind - 1]);
-			goto out;
 		}
 	}
-	if (optind >= argc) {
+	if (i >= argc) {
 		shim_fail(&err, 0, "no BPF object given (shim bpf-needs --help)");
 		goto out;
 	}
-	for (int i = optind; i < argc; i++)
+	for (; i < argc; i++)
 		if (shim_needs_add_object(argv[i], n, &err))
 			goto out;
 

@@ -17,7 +17,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 
-#include "cli.h"
+#include "idmap.h"
 #include "kernel.h"
 #include "rootfs.h"
 

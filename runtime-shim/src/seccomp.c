@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "errname.h"
+#include "opts.h"
 #include "seccomp.h"
 
 /*
@@ -385,25 +386,40 @@ int shim_seccomp_print_oci(FILE *out, bool allow_bpf, struct shim_err *err)
 	return 0;
 }
 
+enum { PROFILE_OPT_HELP, PROFILE_OPT_BPF };
+
+static const struct shim_opt profile_opts[] = {
+	{ "--help", "-h", false, PROFILE_OPT_HELP },
+	{ "--bpf", NULL, false, PROFILE_OPT_BPF },
+};
+
 int shim_seccomp_profile_main(int argc, char *const argv[])
 {
 	struct shim_err err = { 0 };
 	bool bpf = false;
 
 	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--bpf") == 0) {
-			bpf = true;
-		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			fputs("usage: shim seccomp-profile [--bpf]\n"
-			      "  Print shim run's default seccomp filter as an OCI seccomp profile\n"
-			      "  (JSON, for runc, crun and podman --security-opt seccomp=FILE); with\n"
-			      "  --bpf, bpf(2) and perf_event_open(2) allowed, as with delegation.\n", stdout);
-			return 0;
-		} else {
-			shim_fail(&err, 0, "seccomp-profile: unknown option \"%s\" (valid: --bpf)", argv[i]);
-			shim_err_print(&err);
+		const char *v;
+		int id, r;
+
+		r = shim_opt_next("shim seccomp-profile", profile_opts, ARRAY_SIZE(profile_opts),
+				  argc, argv, &i, &id, &v, &err);
+		if (r == 0 && i < argc)
+			r = shim_fail(&err, 0, "unexpected argument \"%s\" (see shim seccomp-profile --help)",
+				      argv[i]);
+		if (r <= 0) {
+			shim_err_print_as("shim seccomp-profile", &err);
 			return SHIM_EXIT_ERROR;
 		}
+		if (id == PROFILE_OPT_BPF) {
+			bpf = true;
+			continue;
+		}
+		fputs("usage: shim seccomp-profile [--bpf]\n"
+		      "  Print shim run's default seccomp filter as an OCI seccomp profile\n"
+		      "  (JSON, for runc, crun and podman --security-opt seccomp=FILE); with\n"
+		      "  --bpf, bpf(2) and perf_event_open(2) allowed, as with delegation.\n", stdout);
+		return 0;
 	}
 	if (shim_seccomp_print_oci(stdout, bpf, &err)) {
 		shim_err_print(&err);

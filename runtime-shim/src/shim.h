@@ -138,7 +138,6 @@ struct shim_idmaps {
 
 struct shim_config {
 	bool help;
-	bool version;
 	const char *rootfs;
 	char *const *argv;	/* the command, NULL terminated (points into main's argv) */
 	const char *hostname;

@@ -417,7 +417,6 @@ static int follow(struct shim_threads *t, pid_t tid, pid_t tgid, bool with_pidfd
 		return shim_fail(err, ENOMEM, "thread table");
 	}
 	pr->threads++;
-	t->n_threads++;
 	return 0;
 }
 
@@ -446,7 +445,6 @@ static void forget(struct shim_threads *t, struct shim_thread *th)
 	struct shim_proc *pr = find_proc(t, th->tgid);
 
 	tdelete(th, &t->threads, cmp_thread);
-	t->n_threads--;
 	if (pr && --pr->threads == 0) {
 		tdelete(pr, &t->procs, cmp_proc);
 		free(pr);
@@ -718,7 +716,6 @@ int shim_threads_init(struct shim_threads *t, int epfd, int events_fd,
 	t->epfd = epfd;
 	t->events_fd = events_fd;
 	t->cn_fd = -1;
-	t->init_pid = init_pid;
 	if (w->bpf)
 		return tw_init(t, &w->tw, err);
 	t->cn_fd = w->cn_fd;
@@ -900,5 +897,4 @@ void shim_threads_free(struct shim_threads *t)
 	ring_buffer__free(t->rb);
 	t->rb = NULL;
 	t->threads = t->procs = NULL;
-	t->n_threads = 0;
 }

@@ -44,12 +44,10 @@ struct shim_threads {
 	int cn_fd;		/* the caller's; -1 once reading it failed, or with BPF */
 	struct shim_taskwatch *tw;	/* the caller's, with BPF; else NULL */
 	struct ring_buffer *rb;	/* reads tw's exits */
-	pid_t init_pid;
 	dev_t ns_dev;		/* the container's PID namespace, for rescans */
 	ino_t ns_ino;
 	void *threads;		/* tsearch tree of struct shim_thread, by tid */
 	void *procs;		/* tsearch tree of struct shim_proc, by tgid */
-	size_t n_threads;
 	unsigned long losses;	/* connector overruns (ENOBUFS) */
 	bool fd_limit_noted;	/* thread-watch-fd-limit already written */
 	bool events_failed;	/* a write to --events failed: said once */

@@ -7,7 +7,7 @@
 
 #include "testutil.h"
 
-#include "cli.h"
+#include "idmap.h"
 
 static void test_parse_ok(void **state)
 {

@@ -8,7 +8,7 @@
 
 #include "testutil.h"
 
-#include "cli.h"
+#include "idmap.h"
 #include "rootfs.h"
 
 static void set_maps(struct shim_config *cfg, uint32_t in, uint32_t out, uint32_t count)

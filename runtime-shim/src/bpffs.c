@@ -26,7 +26,7 @@ static const char *errname(int e)
 	return n ? n : strerror(e);
 }
 
-int shim_bpf_token_probe(struct shim_err *why)
+int shim_bpf_token_probe(bool *supported, struct shim_err *why)
 {
 	/* union bpf_attr's token_create: { __u32 flags; __u32 bpffs_fd; } */
 	struct {
@@ -36,6 +36,7 @@ int shim_bpf_token_probe(struct shim_err *why)
 	cleanup_fd int fsfd = -1;
 	int r, e;
 
+	*supported = false;
 	/*
 	 * A kernel without tokens does not know command 36: EINVAL.  With
 	 * tokens, the bad fd is looked up first: EBADF.
@@ -67,19 +68,21 @@ int shim_bpf_token_probe(struct shim_err *why)
 		return 0;
 	}
 	shim_fail(why, 0, "BPF_TOKEN_CREATE: EBADF, delegate_cmds: EINVAL for an unknown name");
-	return 1;
+	*supported = true;
+	return 0;
 }
 
 int shim_bpf_token_require(const struct shim_config *cfg, struct shim_err *why,
 			   struct shim_err *err)
 {
 	const char *opt = "--bpf-delegate-*";
-	int r = shim_bpf_token_probe(why);
+	bool supported;
+	int r = shim_bpf_token_probe(&supported, why);
 
 	for (int k = SHIM_DELEG_NR - 1; k >= 0; k--)
 		if (cfg->delegate[k])
 			opt = shim_deleg_flag(k);
-	if (r > 0)
+	if (r == 0 && supported)
 		return 0;
 	if (r == 0)
 		return shim_fail(err, 0, "%s", SHIM_NO_BPF_TOKEN_MSG);
@@ -219,7 +222,7 @@ int shim_bpffs_request(int sock, int root_fd, const char *path, struct shim_err 
 	if (r == 0 || msg.type != SHIM_MSG_BPF_ACK)
 		return shim_fail(err, EPROTO, "waiting for the BPF FS");
 	if (msg.errnum)
-		return 1;
+		return shim_fail(err, 0, "the privileged side did not create the BPF FS");
 	if (mfd < 0)
 		return shim_fail(err, EPROTO, "the BPF FS mount is missing");
 	target = shim_walk_in_root(root_fd, path, SHIM_WALK_MKDIR, err);

@@ -10,12 +10,12 @@
 	"this kernel cannot delegate BPF (needs Linux 6.9+ or this project's kernel series)"
 
 /*
- * Does the kernel support BPF tokens?  Returns 1 yes, 0 no, -1 cannot
- * tell because the caller may not create a BPF FS (fsopen: EPERM); why
- * records what was probed and what came back, whatever the answer.
- * Needs init-userns CAP_SYS_ADMIN for a yes.
+ * Does the kernel support BPF tokens?  0 with the answer in *supported,
+ * or -1 when it cannot tell because the caller may not create a BPF FS
+ * (fsopen: EPERM).  why records what was probed and what came back,
+ * whatever the answer.  Needs init-userns CAP_SYS_ADMIN for a yes.
  */
-int shim_bpf_token_probe(struct shim_err *why);
+int shim_bpf_token_probe(bool *supported, struct shim_err *why);
 /*
  * The probe for shim run: 0 when delegation can work, else -1 with err
  * saying why: SHIM_NO_BPF_TOKEN_MSG for the kernel, or what failed and
@@ -66,8 +66,8 @@ int shim_delegation_set(struct shim_delegation *d, const struct shim_deleg_names
  * belongs to the container's user namespace, and sends it
  * (SHIM_MSG_BPF_FD); then attaches the mount it gets back at path below
  * root_fd (walk.h: resolved inside the root, missing directories made).
- * Returns 0, -1 with err, or 1 when the privileged side refused: it
- * reports why itself.
+ * Returns 0, or -1 with err (when the privileged side refused, it is the
+ * one that says why).
  *
  * shim_bpffs_grant, on the privileged side (CAP_SYS_ADMIN in the initial
  * user namespace), with the context received: sets d's options, creates

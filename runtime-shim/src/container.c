@@ -105,16 +105,14 @@ static int become_root(const struct shim_config *cfg, struct shim_err *err)
 static int delegate_bpffs(const struct shim_container *c, struct shim_err *err)
 {
 	cleanup_fd int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	int r;
 
 	if (root < 0)
 		return shim_fail(err, errno, "open /");
-	r = shim_bpffs_request(c->sock, root, c->cfg->bpf_mount, err);
-	if (r < 0) {
+	if (shim_bpffs_request(c->sock, root, c->cfg->bpf_mount, err)) {
 		shim_note_rootfs_owner(err);
-		shim_fail_wrap(err, "--bpf-mount %s", c->cfg->bpf_mount);
+		return shim_fail_wrap(err, "--bpf-mount %s", c->cfg->bpf_mount);
 	}
-	return r;
+	return 0;
 }
 
 /* Where the command's setup stopped; exec_steps[] names each. */
@@ -453,13 +451,8 @@ void shim_container_init(const struct shim_container *c)
 	if ((c->locked ? setup_locked(c, &err) : setup_in_userns(c, &err)) ||
 	    become_container_root(c, &err))
 		fail_setup(c, &err, SHIM_EXIT_ERROR);
-	if (shim_config_delegates(c->cfg)) {
-		r = delegate_bpffs(c, &err);
-		if (r > 0)
-			_exit(SHIM_EXIT_ERROR);
-		if (r < 0)
-			fail_setup(c, &err, SHIM_EXIT_ERROR);
-	}
+	if (shim_config_delegates(c->cfg) && delegate_bpffs(c, &err))
+		fail_setup(c, &err, SHIM_EXIT_ERROR);
 
 	if (c->cfg->tty) {
 		cleanup_fd int master = shim_tty_open_pty(&tty, &err);

@@ -141,7 +141,7 @@ static int read_inputs(struct hook_ctx *h, struct shim_err *err)
 static int decide(struct hook_ctx *h, struct shim_err *err)
 {
 	struct shim_err probe = { 0 };
-	int r;
+	bool tokens;
 
 	/* runc and crun copy config.json's annotations into the state; the
 	 * config is the fallback for a runtime that does not. */
@@ -156,12 +156,11 @@ static int decide(struct hook_ctx *h, struct shim_err *err)
 				 "has no \"user\"): a BPF FS delegated to the initial user namespace "
 				 "grants nothing; refused", h->state.id);
 
-	r = shim_bpf_token_probe(&probe);
-	if (r == 0)
-		return shim_fail(err, 0, "%s: no BPF token support (%s); refused", SHIM_NO_BPF_TOKEN_MSG, probe.msg);
-	if (r < 0)
+	if (shim_bpf_token_probe(&tokens, &probe))
 		return shim_fail(err, 0, "the hook cannot create a BPF FS (%s): it must run as root "
 				 "in the initial user namespace; refused", probe.msg);
+	if (!tokens)
+		return shim_fail(err, 0, "%s: no BPF token support (%s); refused", SHIM_NO_BPF_TOKEN_MSG, probe.msg);
 	shim_note(&h->opts->voice, "BPF token probe: %s", probe.msg);
 
 	shim_delegation_names(&h->names, &h->opts->voice);
@@ -176,13 +175,9 @@ static int decide(struct hook_ctx *h, struct shim_err *err)
 	return 0;
 }
 
-static int same_file(int a, int b)
+static bool same_inode(const struct stat *a, const struct stat *b)
 {
-	struct stat sa, sb;
-
-	if (fstat(a, &sa) < 0 || fstat(b, &sb) < 0)
-		return -1;
-	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
 /*
@@ -194,7 +189,7 @@ child_main(const struct hook_ctx *h, int pidfd, int sock, int initroot)
 {
 	struct shim_err err = { 0 };
 	cleanup_fd int nsroot = -1, root = -1;
-	int r;
+	struct stat at_ns, at_init;
 
 	/*
 	 * Never dumpable: it holds descriptors of the host (initroot, the
@@ -234,21 +229,17 @@ child_main(const struct hook_ctx *h, int pidfd, int sock, int initroot)
 		shim_fail(&err, errno, "open / in the container's mount namespace");
 		goto fail;
 	}
-	r = same_file(nsroot, initroot);
-	if (r < 0) {
+	if (fstat(nsroot, &at_ns) < 0 || fstat(initroot, &at_init) < 0) {
 		shim_fail(&err, errno, "stat the container init's root");
 		goto fail;
 	}
-	root = r ? open(h->root, O_PATH | O_DIRECTORY | O_CLOEXEC) :
+	root = same_inode(&at_ns, &at_init) ? open(h->root, O_PATH | O_DIRECTORY | O_CLOEXEC) :
 		   fcntl(initroot, F_DUPFD_CLOEXEC, 3);
 	if (root < 0) {
 		shim_fail(&err, errno, "open root.path %s in the container's mount namespace", h->root);
 		goto fail;
 	}
-	r = shim_bpffs_request(sock, root, h->req.path, &err);
-	if (r > 0)
-		_exit(SHIM_EXIT_ERROR);	/* the hook knows why */
-	if (r < 0) {
+	if (shim_bpffs_request(sock, root, h->req.path, &err)) {
 		shim_fail_wrap(&err, "%spath %s", SHIM_HOOK_PREFIX, h->req.path);
 		goto fail;
 	}
@@ -302,8 +293,8 @@ static int serve_child(const struct hook_ctx *h, int sock, struct shim_err *err)
 	return expect(sock, SHIM_MSG_STARTED, &stray, err);
 }
 
-/* 1 if namespace ns of the process at procdir is not ours, 0 if it is. */
-static int ns_differs(int procdir, const char *ns, struct shim_err *err)
+/* Is namespace ns of the process at procdir ours? */
+static int ns_shared(int procdir, const char *ns, bool *shared, struct shim_err *err)
 {
 	char path[64];
 	struct stat self, other;
@@ -314,12 +305,8 @@ static int ns_differs(int procdir, const char *ns, struct shim_err *err)
 	snprintf(path, sizeof(path), "/proc/self/ns/%s", ns);
 	if (stat(path, &self) < 0)
 		return shim_fail(err, errno, "stat %s", path);
-	return self.st_dev != other.st_dev || self.st_ino != other.st_ino;
-}
-
-static bool same_inode(const struct stat *a, const struct stat *b)
-{
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+	*shared = same_inode(&self, &other);
+	return 0;
 }
 
 /*
@@ -332,19 +319,17 @@ static int check_container(const struct hook_ctx *h, int procdir, int initroot,
 			   struct shim_err *err)
 {
 	struct stat rootfs, at_root, at_path;
-	int r;
+	bool shared;
 
-	r = ns_differs(procdir, "user", err);
-	if (r < 0)
+	if (ns_shared(procdir, "user", &shared, err))
 		return -1;
-	if (!r)
+	if (shared)
 		return shim_fail(err, 0, "container %s init (pid %d) runs in the initial user namespace: "
 				 "a delegated BPF FS would grant nothing; refused", h->state.id,
 				 (int)h->state.pid);
-	r = ns_differs(procdir, "mnt", err);
-	if (r < 0)
+	if (ns_shared(procdir, "mnt", &shared, err))
 		return -1;
-	if (!r)
+	if (shared)
 		return shim_fail(err, 0, "pid %d shares the hook's mount namespace: it is not the init "
 				 "of container %s; refused", (int)h->state.pid, h->state.id);
 	if (stat(h->root, &rootfs) < 0)

@@ -666,19 +666,20 @@ static void usage(FILE *out)
 	      out);
 }
 
-static void explain(const struct shim_needs *n, const struct shim_deleg_names *names)
+static void explain(const struct shim_voice *v, const struct shim_needs *n,
+		    const struct shim_deleg_names *names)
 {
 	for (int k = 0; k < SHIM_DELEG_NR; k++)
-		for (uint32_t v = 0; v < 64; v++) {
-			const char *name = name_of(names, k, v);
+		for (uint32_t b = 0; b < 64; b++) {
+			const char *name = name_of(names, k, b);
 
-			if (n->mask[k] & (1ULL << v))
-				fprintf(stderr, "shim bpf-needs: %s %s: %s\n", shim_deleg_option(k),
-					name ? name : "?", n->why[k][v]);
+			if (n->mask[k] & (1ULL << b))
+				shim_note(v, "%s %s: %s", shim_deleg_option(k), name ? name : "?",
+					  n->why[k][b]);
 		}
 	for (int c = 0; c < 64; c++)
 		if (n->caps & (1ULL << c))
-			fprintf(stderr, "shim bpf-needs: %s: %s\n", shim_cap_name((unsigned int)c), n->cap_why[c]);
+			shim_note(v, "%s: %s", shim_cap_name((unsigned int)c), n->cap_why[c]);
 }
 
 enum { NEEDS_OPT_FORMAT, NEEDS_OPT_VERBOSE, NEEDS_OPT_HELP };
@@ -694,12 +695,12 @@ int shim_bpf_needs_main(int argc, char *const argv[])
 	struct shim_deleg_names names = { 0 };
 	struct shim_err err = { 0 };
 	int format = SHIM_NEEDS_SHIM, i, rc = SHIM_EXIT_ERROR;
-	bool verbose = false;
+	struct shim_voice voice = { .who = "shim bpf-needs" };
 	char caps[128] = "";
 
 	if (!n) {
 		shim_fail(&err, ENOMEM, "bpf-needs");
-		shim_err_print_as("shim bpf-needs", &err);
+		shim_err_print_as(voice.who, &err);
 		return SHIM_EXIT_ERROR;
 	}
 	for (i = 1; i < argc; i++) {
@@ -722,7 +723,7 @@ int shim_bpf_needs_main(int argc, char *const argv[])
 			}
 			break;
 		case NEEDS_OPT_VERBOSE:
-			verbose = true;
+			voice.verbose = true;
 			break;
 		default:
 			usage(stdout);
@@ -742,21 +743,20 @@ int shim_bpf_needs_main(int argc, char *const argv[])
 		goto out;
 	shim_needs_caps_string(n->caps, caps, sizeof(caps));
 	if (caps[0])
-		fprintf(stderr, "shim bpf-needs: capabilities: %s\n", caps);
+		shim_warn(&voice, "capabilities: %s", caps);
 	else
-		fprintf(stderr, "shim bpf-needs: nothing to delegate: the objects have no maps or programs\n");
-	if (verbose)
-		explain(n, &names);
+		shim_warn(&voice, "nothing to delegate: the objects have no maps or programs");
+	explain(&voice, n, &names);
 	for (char *line = n->unknown, *nl; *line; line = nl + 1) {
 		nl = strchr(line, '\n');
 		if (!nl)
 			break;
-		fprintf(stderr, "shim bpf-needs: unknown: %.*s\n", (int)(nl - line), line);
+		shim_warn(&voice, "unknown: %.*s", (int)(nl - line), line);
 	}
 	rc = n->incomplete ? 1 : 0;
 out:
 	if (err.msg[0])
-		shim_err_print_as("shim bpf-needs", &err);
+		shim_err_print_as(voice.who, &err);
 	shim_deleg_names_free(&names);
 	return rc;
 }

@@ -93,11 +93,12 @@ bool shim_dir_hides(const struct stat *st)
 	       !(st->st_mode & (S_IXGRP | S_IXOTH));
 }
 
-int shim_rootfs_hidden_by(const char *rootfs, char *dir, size_t len)
+int shim_rootfs_hidden_by(const char *rootfs, bool *hidden, char *dir, size_t len)
 {
 	char path[PATH_MAX];
 	size_t n = strlen(rootfs);
 
+	*hidden = false;
 	if (rootfs[0] != '/' || n >= sizeof(path))
 		return -1;
 	memcpy(path, rootfs, n + 1);
@@ -116,7 +117,8 @@ int shim_rootfs_hidden_by(const char *rootfs, char *dir, size_t len)
 			return -1;
 		if (shim_dir_hides(&st)) {
 			snprintf(dir, len, "%s", path);
-			return 1;
+			*hidden = true;
+			return 0;
 		}
 		if (slash == path)
 			break;
@@ -171,6 +173,7 @@ int shim_rootfs_for_init(const struct shim_config *cfg, const char *rootfs,
 	cleanup_fd int userns = -1;
 	cleanup_fd int init_root = -1;
 	char path[PATH_MAX + 64], hider[PATH_MAX];
+	bool hidden;
 	enum shim_rootfs_plan plan;
 	struct stat st;
 
@@ -206,14 +209,14 @@ int shim_rootfs_for_init(const struct shim_config *cfg, const char *rootfs,
 			*tree = clone_idmapped(rootfs, userns, &why);
 		if (*tree >= 0) {
 			/* Refused only where an idmapped copy would indeed be given. */
-			if (shim_rootfs_hidden_by(rootfs, hider, sizeof(hider)) != 1) {
+			if (shim_rootfs_hidden_by(rootfs, &hidden, hider, sizeof(hider)) || !hidden) {
 				shim_closep(tree);
 				return refuse_reachable(cfg, rootfs, err);
 			}
-			if (cfg->verbose)
-				fprintf(stderr, "shim: the rootfs belongs to host uid %u: mounted "
-					"idmapped, its on-disk IDs are the container's; only root "
-					"can cross %s\n", (unsigned int)st.st_uid, hider);
+			shim_note(&(struct shim_voice){ "shim", cfg->verbose },
+				  "the rootfs belongs to host uid %u: mounted idmapped, its on-disk "
+				  "IDs are the container's; only root can cross %s",
+				  (unsigned int)st.st_uid, hider);
 			return 0;
 		}
 	}

@@ -30,10 +30,11 @@ void shim_rootfs_warning(const struct shim_config *cfg, const char *rootfs,
 /* 1 if only root may cross the directory st describes. */
 bool shim_dir_hides(const struct stat *st);
 /*
- * 1 if a strict ancestor of the absolute path rootfs hides it from every
- * user but root (dir gets it), 0 if none does, -1 if one cannot be read.
+ * Does a strict ancestor of the absolute path rootfs hide it from every
+ * user but root?  0 with the answer in *hidden (dir gets the ancestor),
+ * -1 when one cannot be read.
  */
-int shim_rootfs_hidden_by(const char *rootfs, char *dir, size_t len);
+int shim_rootfs_hidden_by(const char *rootfs, bool *hidden, char *dir, size_t len);
 
 /*
  * The shim's side, once the maps of the container's user namespace (of

@@ -136,7 +136,7 @@ static int prepare(struct shim_run *r, struct shim_err *err)
 	if (cfg->watch_threads) {
 		struct shim_err probe = { 0 }, warn = { 0 };
 
-		r->watch_threads = shim_pidfd_thread_probe(&probe);
+		shim_pidfd_thread_probe(&r->watch_threads, &probe);
 		if (!r->watch_threads) {
 			/* A warning: the container still runs, supervised as a whole. */
 			shim_fail(&warn, 0, "--watch-threads: this kernel has no PIDFD_THREAD (%s); "

@@ -84,8 +84,8 @@ int shim_reexec_sealed(char *const argv[], struct shim_err *err)
 	 * Valgrind cannot execute an fd.  Init is not dumpable either way,
 	 * so the container still cannot open /proc/1/exe: go on, and say so.
 	 */
-	fprintf(stderr, "shim: note: running without a sealed copy of the shim (fexecve: %s)\n",
-		strerror(errno));
+	shim_warn(&(struct shim_voice){ .who = "shim" },
+		  "note: running without a sealed copy of the shim (fexecve: %s)", strerror(errno));
 	unsetenv(SHIM_CLONED_ENV);
 	return 0;
 }

@@ -46,8 +46,8 @@ int shim_forward_pending(int sigfd, int pidfd, pid_t pid, bool verbose,
 			on_winch(arg);
 			continue;
 		}
-		if (verbose)
-			fprintf(stderr, "shim: forwarding %s to the container\n", strsignal(sig));
+		shim_note(&(struct shim_voice){ "shim", verbose }, "forwarding %s to the container",
+			  strsignal(sig));
 		if (shim_send_to_init(pidfd, pid, sig, err) < 0) {
 			if (err->errnum == ESRCH)
 				continue;	/* the container is going away */

@@ -76,17 +76,17 @@ struct shim_proc {
 	size_t threads;		/* followed threads of this process */
 };
 
-int shim_pidfd_thread_probe(struct shim_err *why)
+void shim_pidfd_thread_probe(bool *supported, struct shim_err *why)
 {
 	int fd = sys_pidfd_open(getpid(), SHIM_PIDFD_THREAD);
 
+	*supported = fd >= 0;
 	if (fd >= 0) {
 		close(fd);
 		shim_fail(why, 0, "pidfd_open(PIDFD_THREAD): ok");
-		return 1;
+		return;
 	}
 	shim_fail(why, errno, "pidfd_open(PIDFD_THREAD)");
-	return 0;
 }
 
 /*

@@ -60,8 +60,8 @@ struct shim_threads {
 #define SHIM_EPOLL_TAG_CONNECTOR 4ULL
 #define SHIM_EPOLL_TAG_TASKWATCH 5ULL
 
-/* 1 if pidfd_open() knows PIDFD_THREAD, 0 if not (why records what came back). */
-int shim_pidfd_thread_probe(struct shim_err *why);
+/* Does pidfd_open() know PIDFD_THREAD?  why records what came back. */
+void shim_pidfd_thread_probe(bool *supported, struct shim_err *why);
 
 /*
  * Start following before the container's init is cloned, so that its

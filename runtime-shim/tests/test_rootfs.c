@@ -132,6 +132,7 @@ static void test_dir_hides(void **state)
 static void test_hidden_by_ancestor(void **state)
 {
 	char top[] = "/tmp/shim-hidden-XXXXXX", root[128], dir[PATH_MAX];
+	bool hidden;
 
 	(void)state;
 	if (geteuid() != 0)
@@ -139,13 +140,15 @@ static void test_hidden_by_ancestor(void **state)
 	assert_non_null(mkdtemp(top));	/* 0700, root's */
 	snprintf(root, sizeof(root), "%s/rootfs", top);
 	assert_int_equal(mkdir(root, 0755), 0);
-	assert_int_equal(shim_rootfs_hidden_by(root, dir, sizeof(dir)), 1);
+	assert_int_equal(shim_rootfs_hidden_by(root, &hidden, dir, sizeof(dir)), 0);
+	assert_true(hidden);
 	assert_string_equal(dir, top);
 	/* The rootfs's own mode does not count: its container owns it. */
 	assert_int_equal(chmod(top, 0755), 0);
 	assert_int_equal(chmod(root, 0700), 0);
-	assert_int_equal(shim_rootfs_hidden_by(root, dir, sizeof(dir)), 0);
-	assert_int_equal(shim_rootfs_hidden_by("relative", dir, sizeof(dir)), -1);
+	assert_int_equal(shim_rootfs_hidden_by(root, &hidden, dir, sizeof(dir)), 0);
+	assert_false(hidden);
+	assert_int_equal(shim_rootfs_hidden_by("relative", &hidden, dir, sizeof(dir)), -1);
 	rmdir(root);
 	rmdir(top);
 }

@@ -21,6 +21,7 @@
 #include "kernel.h"
 #include "loopback.h"
 #include "mounts.h"
+#include "status.h"
 #include "sync.h"
 #include "tty.h"
 
@@ -264,15 +265,6 @@ fail:
 	if (write(report_fd, &f, sizeof(f)) < 0)
 		_exit(SHIM_EXIT_ERROR);
 	_exit(SHIM_EXIT_ERROR);
-}
-
-static int exit_status(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return SHIM_EXIT_ERROR;
 }
 
 __attribute__((noreturn))
@@ -539,7 +531,7 @@ void shim_container_init(const struct shim_container *c)
 			if (p <= 0)
 				break;
 			if (p == cmd)
-				_exit(exit_status(status));
+				_exit(shim_exit_status(status));
 		}
 	}
 }

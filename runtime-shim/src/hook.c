@@ -31,6 +31,7 @@
 #include "hook.h"
 #include "kernel.h"
 #include "opts.h"
+#include "status.h"
 #include "sync.h"
 
 static const char *const keys[SHIM_DELEG_NR] = {
@@ -258,7 +259,7 @@ static int wait_child(pid_t pid)
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return shim_exit_status(status);
 }
 
 /* The helper's next message, which must be of type want; *fd its fd. */

@@ -17,24 +17,12 @@
 #include "signals.h"
 #include "supervise.h"
 #include "threads.h"
+#include "status.h"
 #include "tty.h"
 
-int shim_wait_status(const siginfo_t *info)
+static int add_fd(int epfd, int fd, enum shim_loop_tag tag, struct shim_err *err)
 {
-	switch (info->si_code) {
-	case CLD_EXITED:
-		return info->si_status;
-	case CLD_KILLED:
-	case CLD_DUMPED:
-		return 128 + info->si_status;
-	default:
-		return SHIM_EXIT_ERROR;
-	}
-}
-
-static int add_fd(int epfd, int fd, uint64_t tag, struct shim_err *err)
-{
-	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = tag << 32 };
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = shim_loop_data(tag, 0) };
 
 	if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
 		return shim_fail(err, errno, "epoll_ctl add");
@@ -58,19 +46,19 @@ static bool dispatch(const struct shim_supervisor *s, struct shim_threads *t,
 	bool done = false;
 
 	for (int i = 0; i < n; i++) {
-		uint64_t tag = evs[i].data.u64 >> 32;
+		enum shim_loop_tag tag = shim_loop_tag(evs[i].data.u64);
 
-		if (tag == SHIM_EPOLL_TAG_INIT)
+		if (tag == SHIM_LOOP_INIT)
 			done = true;
-		else if (tag == SHIM_EPOLL_TAG_SIGNAL)
+		else if (tag == SHIM_LOOP_SIGNAL)
 			forward(s, tty);
-		else if (tag == SHIM_EPOLL_TAG_TTY_IN || tag == SHIM_EPOLL_TAG_TTY_PTY)
+		else if (tag == SHIM_LOOP_TTY_IN || tag == SHIM_LOOP_TTY_PTY)
 			shim_tty_event(tty, tag, evs[i].events);
-		else if (tag == SHIM_EPOLL_TAG_THREAD && t)
+		else if (tag == SHIM_LOOP_THREAD && t)
 			shim_threads_exited(t, (pid_t)(evs[i].data.u64 & 0xffffffffu));
-		else if (tag == SHIM_EPOLL_TAG_CONNECTOR && t)
+		else if (tag == SHIM_LOOP_CONNECTOR && t)
 			shim_threads_connector(t);
-		else if (tag == SHIM_EPOLL_TAG_TASKWATCH && t)
+		else if (tag == SHIM_LOOP_TASKWATCH && t)
 			shim_threads_taskwatch(t);
 	}
 	if (t)
@@ -93,8 +81,8 @@ int shim_supervise(const struct shim_supervisor *s, int *status,
 	epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (epfd < 0)
 		return shim_fail(err, errno, "epoll_create1");
-	if (add_fd(epfd, s->pidfd, SHIM_EPOLL_TAG_INIT, err) ||
-	    add_fd(epfd, s->sigfd, SHIM_EPOLL_TAG_SIGNAL, err))
+	if (add_fd(epfd, s->pidfd, SHIM_LOOP_INIT, err) ||
+	    add_fd(epfd, s->sigfd, SHIM_LOOP_SIGNAL, err))
 		return -1;
 
 	if (s->watch_threads) {

@@ -7,10 +7,6 @@
 #include "shim.h"
 #include "threads.h"
 
-/* epoll data tags (high 32 bits). */
-#define SHIM_EPOLL_TAG_INIT 1ULL
-#define SHIM_EPOLL_TAG_SIGNAL 2ULL
-
 struct shim_supervisor {
 	pid_t pid;		/* the container's init, in our PID namespace */
 	int pidfd;
@@ -29,7 +25,5 @@ struct shim_supervisor {
 int shim_supervise(const struct shim_supervisor *s, int *status,
 		   struct shim_err *err);
 
-/* Exit code for a waitid() result: code, or 128+signal. */
-int shim_wait_status(const siginfo_t *info);
 
 #endif

@@ -385,7 +385,7 @@ static int follow(struct shim_threads *t, pid_t tid, pid_t tgid, bool with_pidfd
 	if (th->fd >= 0) {
 		struct epoll_event ev = {
 			.events = EPOLLIN,
-			.data.u64 = (SHIM_EPOLL_TAG_THREAD << 32) | (uint32_t)tid,
+			.data.u64 = shim_loop_data(SHIM_LOOP_THREAD, (uint32_t)tid),
 		};
 
 		if (epoll_ctl(t->epfd, EPOLL_CTL_ADD, th->fd, &ev) < 0) {
@@ -681,7 +681,7 @@ static void tw_consume(struct shim_threads *t)
 
 static int tw_init(struct shim_threads *t, struct shim_taskwatch *tw, struct shim_err *err)
 {
-	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = SHIM_EPOLL_TAG_TASKWATCH << 32 };
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = shim_loop_data(SHIM_LOOP_TASKWATCH, 0) };
 	int r;
 
 	t->tw = tw;
@@ -708,7 +708,7 @@ void shim_threads_taskwatch(struct shim_threads *t)
 int shim_threads_init(struct shim_threads *t, int epfd, int events_fd,
 		      struct shim_watch *w, pid_t init_pid, struct shim_err *err)
 {
-	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = SHIM_EPOLL_TAG_CONNECTOR << 32 };
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = shim_loop_data(SHIM_LOOP_CONNECTOR, 0) };
 	char path[64];
 	struct stat st;
 

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "events.h"
+#include "loop.h"
 #include "shim.h"
 #include "taskwatch.h"
 
@@ -56,9 +57,6 @@ struct shim_threads {
 };
 
 /* epoll data for thread pidfds and the connector: tag in the high 32 bits. */
-#define SHIM_EPOLL_TAG_THREAD 3ULL
-#define SHIM_EPOLL_TAG_CONNECTOR 4ULL
-#define SHIM_EPOLL_TAG_TASKWATCH 5ULL
 
 /* Does pidfd_open() know PIDFD_THREAD?  why records what came back. */
 void shim_pidfd_thread_probe(bool *supported, struct shim_err *why);

@@ -35,9 +35,9 @@ void shim_tty_init(struct shim_tty *t)
 	t->epfd = -1;
 }
 
-static void watch(struct shim_tty *t, int fd, uint64_t tag, uint32_t events)
+static void watch(struct shim_tty *t, int fd, enum shim_loop_tag tag, uint32_t events)
 {
-	struct epoll_event ev = { .events = events, .data.u64 = tag << 32 };
+	struct epoll_event ev = { .events = events, .data.u64 = shim_loop_data(tag, 0) };
 
 	if (epoll_ctl(t->epfd, EPOLL_CTL_MOD, fd, &ev) < 0 && errno == ENOENT)
 		epoll_ctl(t->epfd, EPOLL_CTL_ADD, fd, &ev);
@@ -68,7 +68,7 @@ void shim_tty_resize(void *arg)
 
 int shim_tty_start(struct shim_tty *t, int master, int epfd, struct shim_err *err)
 {
-	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = SHIM_EPOLL_TAG_TTY_IN << 32 };
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = shim_loop_data(SHIM_LOOP_TTY_IN, 0) };
 	int fl;
 
 	t->master = master;
@@ -86,7 +86,7 @@ int shim_tty_start(struct shim_tty *t, int master, int epfd, struct shim_err *er
 			return shim_fail(err, errno, "--tty: raw mode of the shim's terminal");
 		t->raw = true;
 	}
-	watch(t, master, SHIM_EPOLL_TAG_TTY_PTY, EPOLLIN);
+	watch(t, master, SHIM_LOOP_TTY_PTY, EPOLLIN);
 	/* A regular file or /dev/null cannot be polled: no input then. */
 	if (epoll_ctl(epfd, EPOLL_CTL_ADD, t->in, &ev) < 0) {
 		if (errno != EPERM)
@@ -122,7 +122,7 @@ static void flush_input(struct shim_tty *t)
 		if (n < 0 && errno == EAGAIN) {
 			if (t->in >= 0)
 				unwatch(t, t->in);
-			watch(t, t->master, SHIM_EPOLL_TAG_TTY_PTY, EPOLLIN | EPOLLOUT);
+			watch(t, t->master, SHIM_LOOP_TTY_PTY, EPOLLIN | EPOLLOUT);
 			return;
 		}
 		if (n < 0) {
@@ -132,9 +132,9 @@ static void flush_input(struct shim_tty *t)
 		t->off += (size_t)n;
 	}
 	t->off = t->len = 0;
-	watch(t, t->master, SHIM_EPOLL_TAG_TTY_PTY, EPOLLIN);
+	watch(t, t->master, SHIM_LOOP_TTY_PTY, EPOLLIN);
 	if (t->in >= 0)
-		watch(t, t->in, SHIM_EPOLL_TAG_TTY_IN, EPOLLIN);
+		watch(t, t->in, SHIM_LOOP_TTY_IN, EPOLLIN);
 }
 
 static void read_input(struct shim_tty *t)
@@ -176,9 +176,9 @@ static bool copy_output(struct shim_tty *t)
 	}
 }
 
-void shim_tty_event(struct shim_tty *t, uint64_t tag, uint32_t events)
+void shim_tty_event(struct shim_tty *t, enum shim_loop_tag tag, uint32_t events)
 {
-	if (tag == SHIM_EPOLL_TAG_TTY_IN) {
+	if (tag == SHIM_LOOP_TTY_IN) {
 		read_input(t);
 		return;
 	}

@@ -4,11 +4,8 @@
 
 #include <termios.h>
 
+#include "loop.h"
 #include "shim.h"
-
-/* epoll data tags (high 32 bits) of the relay's fds. */
-#define SHIM_EPOLL_TAG_TTY_IN 8ULL	/* the shim's stdin */
-#define SHIM_EPOLL_TAG_TTY_PTY 9ULL	/* the container's pty master */
 
 /*
  * --tty, as runc run -t: the container gets a pty of its own devpts
@@ -39,7 +36,7 @@ void shim_tty_resize(void *arg);
 /* The same, for a master that is not relayed yet. */
 void shim_tty_resize_to_caller(int master);
 /* Handle an epoll event with one of the tags above. */
-void shim_tty_event(struct shim_tty *t, uint64_t tag, uint32_t events);
+void shim_tty_event(struct shim_tty *t, enum shim_loop_tag tag, uint32_t events);
 /* The container is gone: copy what output is left. */
 void shim_tty_drain(struct shim_tty *t);
 /* Restore the terminal and close the master. */

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "bpffs.h"
+#include "btf.h"
 #include "errname.h"
 #include "kernel.h"
 #include "sync.h"

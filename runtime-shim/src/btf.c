@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "delegate.h"
+#include "btf.h"
 
 #define BTF_MAGIC 0xeB9F
 
@@ -252,13 +252,4 @@ fallback:
 	shim_deleg_names_builtin(names);
 	snprintf(names->source, sizeof(names->source),
 		 "the built-in table (Linux 6.1 names plus token_create), because %s", err.msg);
-}
-
-void shim_deleg_names_free(struct shim_deleg_names *names)
-{
-	for (int k = 0; k < SHIM_DELEG_NR; k++) {
-		free(names->table[k].entry);
-		names->table[k].entry = NULL;
-		names->table[k].n = 0;
-	}
 }

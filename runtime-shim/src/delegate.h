@@ -1,49 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * BPF FS delegation names: the four enums (bpf_cmd, bpf_map_type,
- * bpf_prog_type, bpf_attach_type) as the running kernel names them in its
- * BTF, the parsing of --bpf-delegate-* values and the formatting of masks
- * the way /proc/mounts shows them.
+ * BPF FS delegation values: the parsing of --bpf-delegate-* values (and
+ * of the annotations and the policy, in the same syntax) against the
+ * kernel's names (names.h), and the formatting of masks the way
+ * /proc/mounts shows them.
  */
 #ifndef SHIM_DELEGATE_H
 #define SHIM_DELEGATE_H
 
-#include "shim.h"
-
-struct shim_enum_entry {
-	char name[64];		/* lower case, without prefix */
-	uint32_t value;
-};
-
-struct shim_enum_table {
-	struct shim_enum_entry *entry;
-	size_t n;
-};
-
-struct shim_deleg_names {
-	struct shim_enum_table table[SHIM_DELEG_NR];
-	bool builtin;		/* true: the built-in table, not the kernel's BTF */
-	char source[512];	/* where the names came from, for messages */
-};
-
-/* "delegate_cmds", ... */
-const char *shim_deleg_option(int kind);
-/* "--bpf-delegate-cmds", ...: the shim's option, for messages */
-const char *shim_deleg_flag(int kind);
-/* "command", "map type", "program type", "attach type" */
-const char *shim_deleg_what(int kind);
-/* "bpf_cmd", ... and the prefix stripped from member names */
-const char *shim_deleg_enum(int kind);
-const char *shim_deleg_prefix(int kind);
-
-/* Parse a raw BTF blob (the format of /sys/kernel/btf/vmlinux). */
-int shim_btf_parse_enums(const void *data, size_t size,
-			 struct shim_deleg_names *names, struct shim_err *err);
-/* Load the names from BTF at path; on failure fill the built-in table and
- * set names->builtin, recording why in names->source.  Never fails. */
-void shim_deleg_names_load(const char *path, struct shim_deleg_names *names);
-void shim_deleg_names_builtin(struct shim_deleg_names *names);
-void shim_deleg_names_free(struct shim_deleg_names *names);
+#include "names.h"
 
 /*
  * Syntax only (elements not empty), no name lookup: for the parsers of

@@ -28,6 +28,7 @@
 #include <linux/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "btf.h"
 #include "caps.h"
 #include "needs.h"
 #include "opts.h"

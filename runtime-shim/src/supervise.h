@@ -25,5 +25,4 @@ struct shim_supervisor {
 int shim_supervise(const struct shim_supervisor *s, int *status,
 		   struct shim_err *err);
 
-
 #endif

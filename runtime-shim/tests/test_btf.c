@@ -4,6 +4,7 @@
 
 #include "testutil.h"
 
+#include "btf.h"
 #include "delegate.h"
 
 struct blob {

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * BPF FS delegation.  The container opens the fs context in its user
- * namespace (so the instance belongs to it), the shim, holding
- * CAP_SYS_ADMIN in the initial user namespace, sets the delegate_*
- * options and creates the superblock; the container mounts it.
+ * BPF FS delegation, the one core of shim run and the OCI hook.  The
+ * container opens the fs context in its user namespace (so the instance
+ * belongs to it); the privileged side, holding CAP_SYS_ADMIN in the
+ * initial user namespace, sets the delegate_* options, creates the
+ * superblock and mounts it; the container moves the mount below its root.
  */
 #include <errno.h>
 #include <fcntl.h>

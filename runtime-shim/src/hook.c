@@ -20,7 +20,6 @@
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>

@@ -10,7 +10,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <sched.h>
 #include <string.h>
 #include <sys/prctl.h>

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "btf.h"
+#include "file.h"
 
 #define BTF_MAGIC 0xeB9F
 
@@ -207,40 +208,18 @@ truncated:
 void shim_deleg_names_load(const char *path, struct shim_deleg_names *names)
 {
 	struct shim_err err = { 0 };
-	cleanup_free void *buf = NULL;
+	cleanup_free char *buf = NULL;
 	cleanup_fd int fd = -1;
-	size_t cap = 0, len = 0;
+	size_t len = 0;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		shim_fail(&err, errno, "open %s", path);
 		goto fallback;
 	}
-	for (;;) {
-		ssize_t n;
-
-		if (len == cap) {
-			void *nb;
-
-			cap = cap ? cap * 2 : 1 << 20;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				shim_fail(&err, errno, "read %s", path);
-				goto fallback;
-			}
-			buf = nb;
-		}
-		n = read(fd, (char *)buf + len, cap - len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			shim_fail(&err, errno, "read %s", path);
-			goto fallback;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
+	/* vmlinux BTF is a few MiB; allow for far more. */
+	if (shim_read_all(fd, 64U << 20, &buf, &len, path, &err))
+		goto fallback;
 	if (shim_btf_parse_enums(buf, len, names, &err)) {
 		shim_fail_wrap(&err, "%s", path);
 		goto fallback;

@@ -27,6 +27,7 @@
 #include <sys/wait.h>
 
 #include "bpffs.h"
+#include "file.h"
 #include "hook.h"
 #include "kernel.h"
 #include "opts.h"

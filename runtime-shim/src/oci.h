@@ -54,8 +54,4 @@ void shim_oci_config_free(struct shim_oci_config *cfg);
 /* The value of annotation key, or NULL. */
 const char *shim_oci_annotation(const struct shim_oci_annotations *a, const char *key);
 
-/* Read all of fd (at most max bytes) into a NUL terminated buffer. */
-int shim_read_all(int fd, size_t max, char **buf, size_t *len, const char *what,
-		  struct shim_err *err);
-
 #endif

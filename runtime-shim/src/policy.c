@@ -4,7 +4,7 @@
 #include <fcntl.h>
 #include <string.h>
 
-#include "oci.h"
+#include "file.h"
 #include "policy.h"
 
 static char *trim(char *s)

@@ -4,6 +4,7 @@
 
 #include "testutil.h"
 
+#include "file.h"
 #include "oci.h"
 
 #define STATE(extra) "{\"ociVersion\":\"1.0.2\",\"id\":\"c1\",\"status\":\"creating\"," \

@@ -20,7 +20,7 @@ KERNEL_VARS := KERNELS="$(KERNELS)" KERNEL_DEBUG="$(KERNEL_DEBUG)"
 # kernel-debug, prebuilt (an unknown name gives none: kernel-filter fails).
 IMAGE_STEPS := $(shell $(KERNEL_VARS) scripts/kernels.sh steps 2>/dev/null)
 
-.PHONY: check-start scenario-filter kernel-filter help deps kernel-tree kernel kernel-debug prebuilt upstream-selftests bpf-tools deb userspace rootfs unit-tests check demo series-check install uninstall install-shim uninstall-shim install-bpf-tools uninstall-bpf-tools clean
+.PHONY: check-start scenario-filter kernel-filter help deps kernel-tree kernel kernel-debug prebuilt upstream-selftests bpf-tools deb userspace rootfs unit-tests check demo series-check fuzz install uninstall install-shim uninstall-shim install-bpf-tools uninstall-bpf-tools clean
 
 help:
 	@echo "make demo        boot the patched guest and show delegated BPF in a container"
@@ -37,6 +37,8 @@ help:
 	@echo "make bench       benchmarks in one guest boot: build/results/bench/KERNEL/results.md"
 	@echo "  KERNEL=...     the kernel to measure (default patched); BENCH_QUICK=1 a smoke run"
 	@echo "make series-check  checkpatch every patch (no kernel build); BISECT=1 also builds after each"
+	@echo "make fuzz        the shim's libFuzzer targets (runtime-shim/fuzz), two at a time, in build/shim-fuzz"
+	@echo "  FUZZ_SECONDS=N each target's time (default 600); make check runs each for a few seconds"
 	@echo "make install     install-shim and install-bpf-tools:"
 	@echo "  install-shim       the shim, man pages, completion, OCI hook files (PREFIX=/usr/local, DESTDIR=)"
 	@echo "  install-bpf-tools  the series' libbpf.so.1 and bpftool under /opt/bpf-token"
@@ -131,6 +133,13 @@ demo: kernel prebuilt rootfs
 # its own.
 series-check: kernel-tree
 	@scripts/series-check.sh $(if $(BISECT),--build)
+
+# The shim's fuzz targets, one for each parser of untrusted input, each for
+# FUZZ_SECONDS on a copy of its seeds (runtime-shim/README.md, Fuzzing);
+# the system's headers, as the host unit tests use.
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	@$(MAKE) -s -C runtime-shim fuzz O=$(BUILD)/shim-fuzz KHDR= FUZZ_SECONDS=$(FUZZ_SECONDS)
 
 # Two installs, each of one thing, each printing every path it writes:
 #   install-shim       the shim, its man pages, bash completion and the OCI

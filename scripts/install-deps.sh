@@ -5,9 +5,12 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
+# libclang-rt-dev: libFuzzer and the sanitizers (make fuzz, and make check's
+# fuzz smoke); clang's packages only recommend it, and no recommends
+# are installed.
 packages=(
 	linux-source-6.1 linux-source-6.12 qemu-system-x86 debootstrap runc libbpf-dev libseccomp-dev
-	clang llvm flex bison bc libelf-dev libssl-dev dwarves cpio ccache
+	clang libclang-rt-dev llvm flex bison bc libelf-dev libssl-dev dwarves cpio ccache
 	libcmocka-dev libjson-c-dev build-essential xz-utils zstd rsync git libcap-dev pkg-config
 	zlib1g-dev python3 valgrind util-linux bpftool gnuplot-nox
 	debhelper dpkg-dev fakeroot help2man lintian man-db bash-completion shellcheck

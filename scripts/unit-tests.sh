@@ -49,6 +49,10 @@ points() {
 		# flags (O/.flags).
 		rc=0; make -s -C "$repo_root/runtime-shim" test O="$build_dir/shim-host" KHDR= > "$out/shim.log" 2>&1 || rc=$?
 		points shim "$out/shim.log" $rc
+		# Every fuzz target on its seeds and for a few seconds (make fuzz
+		# runs them for long): a seed that crashes again fails here.
+		rc=0; make -s -C "$repo_root/runtime-shim" fuzz-smoke O="$build_dir/shim-fuzz" KHDR= > "$out/fuzz.log" 2>&1 || rc=$?
+		points fuzz "$out/fuzz.log" $rc
 	fi
 } | awk '{ n++; sub(/ok - /, "ok " n " - "); print } END { print "1.." n }' > "$out/tap"
 record_step unit-tests $((SECONDS - start))

@@ -85,6 +85,67 @@ static void test_state_not_terminated(void **unused)
 	shim_oci_state_free(&st);
 }
 
+/*
+ * A NUL byte is never JSON.  fuzz_oci_state found one taken after the
+ * document as white space (strchr() matches the end of its set), and in
+ * a comment, which json-c allows.
+ */
+static void test_state_nul(void **unused)
+{
+	static const char after[] = STATE("") "\n\0\0";
+	static const char comment[] = STATE("") "//\0\n";
+	static const char string[] = "{\"pid\":1,\"bundle\":\"/b\0x\"}";
+	struct shim_oci_state st;
+	struct shim_err err = { 0 };
+
+	(void)unused;
+	assert_int_equal(shim_oci_state_parse(after, sizeof(after) - 1, &st, &err), -1);
+	assert_contains(err.msg, "not valid JSON (a NUL byte at offset 82)");
+	shim_oci_state_free(&st);
+	assert_int_equal(shim_oci_state_parse(comment, sizeof(comment) - 1, &st, &err), -1);
+	assert_contains(err.msg, "not valid JSON (a NUL byte at offset 83)");
+	shim_oci_state_free(&st);
+	assert_int_equal(shim_oci_state_parse(string, sizeof(string) - 1, &st, &err), -1);
+	assert_contains(err.msg, "NUL byte");
+	shim_oci_state_free(&st);
+}
+
+/*
+ * json-c keeps a member's name as a C string: an escaped NUL in it would
+ * cut it, so that the hook read another annotation than the runtime
+ * shows, or two as one.  Refused wherever it is; an escaped backslash
+ * before "u0000" is no NUL.
+ */
+static void test_escaped_nul(void **unused)
+{
+	static const char *const refused[] = {
+		STATE(",\"annotations\":{\"invalid.shim.bpffs.delegate_cmds\\u0000x\":\"any\"}"),
+		STATE(",\"annotations\":{\"a\\u0000b\":\"1\",\"a\\u0000c\":\"2\"}"),
+		STATE(",\"x\":{\"\\\\\\u0000\":1}"),
+	};
+	const char *config = "{\"root\":{\"path\":\"/r\"},\"linux\":{\"namespaces\":[{\"type\":\"user\\u0000x\"}]}}";
+	const char *fine = STATE(",\"annotations\":{\"a\\\\u0000b\":\"c\\\\u0000\"}");
+	struct shim_oci_state st;
+	struct shim_oci_config c;
+	struct shim_err err = { 0 };
+
+	(void)unused;
+	for (size_t i = 0; i < ARRAY_SIZE(refused); i++) {
+		if (state(refused[i], &st, &err) == 0)
+			fail_msg("accepted: %s", refused[i]);
+		assert_contains(err.msg, "NUL byte");
+		shim_oci_state_free(&st);
+	}
+	assert_int_equal(shim_oci_config_parse(config, strlen(config), &c, &err), -1);
+	assert_contains(err.msg, "config.json");
+	assert_contains(err.msg, "NUL byte");
+	shim_oci_config_free(&c);
+
+	assert_int_equal(state(fine, &st, &err), 0);
+	assert_string_equal(shim_oci_annotation(&st.annotations, "a\\u0000b"), "c\\u0000");
+	shim_oci_state_free(&st);
+}
+
 static void test_config(void **unused)
 {
 	const char *json =
@@ -182,6 +243,8 @@ int main(void)
 		cmocka_unit_test(test_state),
 		cmocka_unit_test(test_state_broken),
 		cmocka_unit_test(test_state_not_terminated),
+		cmocka_unit_test(test_state_nul),
+		cmocka_unit_test(test_escaped_nul),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_config_broken),
 		cmocka_unit_test(test_read_all),

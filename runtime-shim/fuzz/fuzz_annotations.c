@@ -72,20 +72,14 @@ static void decide(const struct shim_hook_request *req)
 
 	shim_deleg_names_builtin(&names);
 	for (int k = 0; k < SHIM_DELEG_NR; k++) {
-		struct shim_config one = { 0 };
-		struct shim_delegation d;
-
 		if (!req->delegate[k])
 			continue;
-		one.delegate[k] = req->delegate[k];
-		r = shim_delegation_resolve(&one, &names, &d, &err);
+		r = shim_delegation_set(&all, &names, k, req->delegate[k], shim_hook_annotation(k),
+					&err);
 		fuzz_assert_recorded(r, &err);
 		if (r)
 			goto out;
-		fuzz_assert(d.set[k]);
-		all.set[k] = true;
-		all.mask[k] = d.mask[k];
-		memcpy(all.value[k], d.value[k], sizeof(d.value[k]));
+		fuzz_assert(all.set[k]);
 	}
 	r = shim_policy_parse(policy_text, "example", &names, &policy, &err);
 	fuzz_assert(r == 0);

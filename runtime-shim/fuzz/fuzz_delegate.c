@@ -34,9 +34,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	shim_deleg_names_builtin(&names);
 
-	syntax = shim_delegate_syntax_check(kind, value, &syntax_err);
+	syntax = shim_delegate_syntax_check(kind, value, NULL, &syntax_err);
 	fuzz_assert_recorded(syntax, &syntax_err);
-	r = shim_delegate_resolve(&names, kind, value, &mask, norm_len ? norm : NULL,
+	r = shim_delegate_resolve(&names, kind, value, NULL, &mask, norm_len ? norm : NULL,
 				  norm_len, &err);
 	fuzz_assert_recorded(r, &err);
 	fuzz_assert(r == -1 || syntax == 0);
@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct shim_err err2 = { 0 };
 
 		fuzz_assert(strnlen(norm, norm_len) < norm_len);
-		fuzz_assert(shim_delegate_resolve(&names, kind, norm, &again, NULL, 0, &err2) == 0);
+		fuzz_assert(shim_delegate_resolve(&names, kind, norm, NULL, &again, NULL, 0, &err2) == 0);
 		fuzz_assert(again == mask);
 	}
 	if (r == 0) {

@@ -13,7 +13,7 @@
 #include <inttypes.h>
 
 #include "fuzz.h"
-#include "cli.h"
+#include "idmap.h"
 
 static bool overlap_outside(const struct shim_idmaps *m)
 {

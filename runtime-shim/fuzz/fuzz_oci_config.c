@@ -20,9 +20,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_assert(!memchr(data, '\0', size));
 		fuzz_assert(cfg.root[0] != '\0');
 		fuzz_assert(strnlen(cfg.root, sizeof(cfg.root)) < sizeof(cfg.root));
-		fuzz_assert(strnlen(cfg.userns_path, sizeof(cfg.userns_path)) <
-			    sizeof(cfg.userns_path));
-		fuzz_assert(cfg.userns || !cfg.userns_path[0]);
 		fuzz_assert(cfg.annotations.n <= SHIM_OCI_MAX_ANNOTATIONS);
 	}
 	shim_oci_config_free(&cfg);

@@ -27,13 +27,13 @@ static void check(const struct shim_bpffs_policy *p, const struct shim_deleg_nam
 	for (int k = 0; k < SHIM_DELEG_NR; k++) {
 		char shown[2048];
 
-		if (!p->set[k])
+		if (!p->allow.set[k])
 			continue;
-		fuzz_assert(strnlen(p->value[k], sizeof(p->value[k])) < sizeof(p->value[k]));
-		fuzz_assert(shim_delegate_format(names, k, p->mask[k], shown, sizeof(shown)) == 0);
+		fuzz_assert(strnlen(p->allow.value[k], sizeof(p->allow.value[k])) < sizeof(p->allow.value[k]));
+		fuzz_assert(shim_delegate_format(names, k, p->allow.mask[k], shown, sizeof(shown)) == 0);
 		req.set[k] = true;
-		req.mask[k] = p->mask[k];
-		memcpy(req.value[k], p->value[k], sizeof(req.value[k]));
+		req.mask[k] = p->allow.mask[k];
+		memcpy(req.value[k], p->allow.value[k], sizeof(req.value[k]));
 	}
 	fuzz_assert(shim_policy_check(p, names, &req, what, &err) == 0);
 
@@ -45,7 +45,7 @@ static void check(const struct shim_bpffs_policy *p, const struct shim_deleg_nam
 		snprintf(any.value[k], sizeof(any.value[k]), "any");
 		r = shim_policy_check(p, names, &any, what, &err);
 		fuzz_assert_recorded(r, &err);
-		fuzz_assert((r == 0) == (p->set[k] && p->mask[k] == ~0ULL));
+		fuzz_assert((r == 0) == (p->allow.set[k] && p->allow.mask[k] == ~0ULL));
 	}
 }
 

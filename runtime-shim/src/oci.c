@@ -218,7 +218,7 @@ int shim_oci_config_parse(const char *json, size_t len, struct shim_oci_config *
 {
 	static const char what[] = "config.json";
 	cleanup_json struct json_object *root = NULL;
-	struct json_object *r, *p, *linux_, *nss, *maps;
+	struct json_object *r, *p, *linux_, *nss;
 
 	memset(cfg, 0, sizeof(*cfg));
 	if (parse_document(json, len, what, &root, err))
@@ -242,23 +242,15 @@ int shim_oci_config_parse(const char *json, size_t len, struct shim_oci_config *
 		if (member(linux_, "namespaces", json_type_array, &nss, what, err))
 			return -1;
 		for (size_t i = 0; nss && i < json_object_array_length(nss); i++) {
-			struct json_object *ns = json_object_array_get_idx(nss, i), *t, *path;
+			struct json_object *ns = json_object_array_get_idx(nss, i), *t;
 
 			if (!ns || !json_object_is_type(ns, json_type_object))
 				return shim_fail(err, 0, "%s: linux.namespaces[%zu] is not an object", what, i);
-			if (member(ns, "type", json_type_string, &t, what, err) ||
-			    member(ns, "path", json_type_string, &path, what, err))
+			if (member(ns, "type", json_type_string, &t, what, err))
 				return -1;
-			if (!t || strcmp(json_object_get_string(t), "user") != 0)
-				continue;
-			cfg->userns = true;
-			if (path && copy_string(path, cfg->userns_path, sizeof(cfg->userns_path),
-						what, "linux.namespaces[].path", err))
-				return -1;
+			if (t && strcmp(json_object_get_string(t), "user") == 0)
+				cfg->userns = true;
 		}
-		if (member(linux_, "uidMappings", json_type_array, &maps, what, err))
-			return -1;
-		cfg->uid_mappings = maps && json_object_array_length(maps) > 0;
 	}
 	if (parse_annotations(root, &cfg->annotations, what, err)) {
 		annotations_free(&cfg->annotations);

@@ -38,8 +38,6 @@ struct shim_oci_state {
 struct shim_oci_config {
 	char root[PATH_MAX];	/* root.path, as written (may be relative to the bundle) */
 	bool userns;		/* linux.namespaces has a "user" entry */
-	char userns_path[PATH_MAX]; /* its "path", "" when the runtime creates it */
-	bool uid_mappings;	/* linux.uidMappings is not empty */
 	struct shim_oci_annotations annotations;
 };
 

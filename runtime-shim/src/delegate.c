@@ -112,8 +112,6 @@ int shim_delegate_resolve(const struct shim_deleg_names *names, int kind,
 
 	if (!what)
 		what = shim_deleg_option(kind);
-	if (shim_delegate_syntax_check(kind, value, what, err))
-		return -1;
 	for (;;) {
 		const char *e = p;
 		char elem[128];

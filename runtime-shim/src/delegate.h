@@ -11,10 +11,11 @@
 #include "names.h"
 
 /*
- * Syntax only (elements not empty), no name lookup: for the parsers of
- * the command line and the annotations, which refuse a malformed value
- * before anything else is looked at.  what names the value in messages
- * ("--bpf-delegate-cmds", an annotation key); NULL: the option's name.
+ * Syntax only (elements not empty), no name lookup: each parser of a
+ * value (the command line, the annotations, the policy) checks it once,
+ * where the value comes in, before anything else is looked at.  what
+ * names the value in messages ("--bpf-delegate-cmds", an annotation
+ * key); NULL: the option's name.
  */
 int shim_delegate_syntax_check(int kind, const char *value, const char *what,
 			       struct shim_err *err);
@@ -23,6 +24,8 @@ int shim_delegate_syntax_check(int kind, const char *value, const char *what,
  * kernel does: names OR into the mask, a number replaces it, any sets all
  * bits.  normalized gets the ':' separated form passed to fsconfig.
  * what names the value in messages, as for shim_delegate_syntax_check.
+ * The value has passed that check: an empty element here is only an
+ * unknown name.
  */
 int shim_delegate_resolve(const struct shim_deleg_names *names, int kind,
 			  const char *value, const char *what, uint64_t *mask,

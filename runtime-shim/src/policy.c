@@ -67,7 +67,8 @@ int shim_policy_parse(const char *text, const char *source,
 					 source, lineno, key);
 		if (p->allow.set[k])
 			return shim_fail(err, 0, "policy %s:%u: %s given twice", source, lineno, key);
-		if (shim_delegation_set(&p->allow, names, k, value, NULL, err))
+		if (shim_delegate_syntax_check(k, value, NULL, err) ||
+		    shim_delegation_set(&p->allow, names, k, value, NULL, err))
 			return shim_fail_wrap(err, "policy %s:%u", source, lineno);
 	}
 	return 0;

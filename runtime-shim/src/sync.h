@@ -11,8 +11,10 @@ enum shim_msg_type {
 	SHIM_MSG_GO,		/* shim -> init: id maps written, go on; with
 				 * the rootfs mounted idmapped attached, when
 				 * init is to use it (rootfs.c) */
-	SHIM_MSG_BPF_FD,	/* init -> shim: fsopen("bpf") fd attached */
-	SHIM_MSG_BPF_ACK,	/* shim -> init: configured (errnum 0) or not */
+	SHIM_MSG_BPF_FD,	/* container -> privileged side: fsopen("bpf")
+				 * fd attached (bpffs.c, shim run and the hook) */
+	SHIM_MSG_BPF_ACK,	/* privileged side -> container: the mount
+				 * attached (errnum 0), or refused (errnum 1) */
 	SHIM_MSG_ERROR,		/* init -> shim: setup failed; text says why,
 				 * errnum is the exit status to use */
 	SHIM_MSG_STARTED,	/* init -> shim: the command was executed */

@@ -21,57 +21,53 @@ kernel_row "$kernel" || die "no kernel $kernel in scripts/kernels.tsv"
 out=$build_dir/results/bench
 mkdir -p "$out"
 append=${BENCH_QUICK:+guest.bench_quick=1}
-# The check asserts only that the bench runs and prints well-formed
-# numbers: a passing check whose inputs (images, initramfs with the
-# bench, these scripts, QEMU) are unchanged stands, as a guest's results
-# do (boot-guest.sh). GUEST_RERUN=1 boots anyway.
-if [ -n "$check" ]; then
-	oracle_row=$(kernels_with oracle | sed -n 1p)
-	images=("$build_dir/images/$k_image.bzImage")
-	[ -z "$oracle_row" ] || { kernel_row "$oracle_row"; images+=("$build_dir/images/$k_image.bzImage"); kernel_row "$kernel"; }
-	inputs=$({ echo "$kernel $append"; qemu-system-x86_64 --version | head -n 1
-		hash_inputs "${images[@]}" "$build_dir/rootfs/initrd.cpio.gz" "$0" "$repo_root/scripts/lib.sh" \
-			"$repo_root/scripts/boot-guest.sh" "$repo_root/scripts/bench-report.py" "$kernels_table"; } | sha256sum | cut -c1-16)
-	# check.inputs is written only for a passing check.
-	if [ -z "${GUEST_RERUN:-}" ] && [ "$(cat "$out/check.inputs" 2>/dev/null)" = "$inputs" ]; then
-		say "bench: inputs unchanged since the passing quick bench of $(date -r "$out/check.inputs" '+%F %T'): it stands (GUEST_RERUN=1 boots again)"
-		exit 0
-	fi
-	# A check that stops early must leave no earlier run's result for tally.sh.
-	rm -f "$out/check.tap" "$out/check.inputs"
-fi
-
-# One guest set at a time: the figures need the cores to themselves.
-matrix_all_slots
+oracle=$(kernels_with oracle | sed -n 1p)
 
 boot() {	# boot NAME APPEND...: one bench guest, results in $out/NAME
 	local name=$1; shift
-	RESULTS_DIR=$out GUEST_RERUN=1 GUEST_APPEND="$*" "$repo_root/scripts/boot-guest.sh" "$name" bench
+	RESULTS_DIR=$out GUEST_APPEND="$*" "$repo_root/scripts/boot-guest.sh" "$name" bench
 }
-pids=()
-say "bench: $kernel${BENCH_QUICK:+ (quick)}"
-boot "$kernel" $append & pids+=($!)
-reference=
-oracle=$(kernels_with oracle | sed -n 1p)
-if [ "$k_role" = under-test ] && [ -n "$oracle" ]; then
-	reference=$out/$oracle-token
-	boot "$oracle" $append guest.bench_steps=bpf & pids+=($!)
-fi
-rc=0
-for p in "${pids[@]}"; do wait "$p" || rc=1; done
-[ -z "$reference" ] || { rm -rf "$reference"; mv "$out/$oracle" "$reference"; }
 
-report=("$repo_root/scripts/bench-report.py" "$out/$kernel" "$kernel" "$out/$kernel/tap"
-	--steps "$steps_file" --matrix-tap "$results_dir/$kernel/tap")
-[ -z "$reference" ] || report+=(--reference "$reference/tap")
-if [ -n "$check" ]; then
-	what="quick bench on $kernel: runs, every number well-formed (build/results/bench/$kernel)"
-	if [ "$rc" -eq 0 ] && "${report[@]}" --check; then result="ok 1 - $what"; else result="not ok 1 - $what"; fi
-	printf '1..1\n%s\n' "$result" > "$out/check.tap"
-	[[ $result != ok* ]] || echo "$inputs" > "$out/check.inputs"
-	say "bench: $result"
-	exit 0
-fi
-[ "$rc" -eq 0 ] || die "a bench guest failed (build/results/bench/*/console.log)"
-"${report[@]}"
-say "bench: build/results/bench/$kernel/results.md, results.json and the plots beside them"
+# measure: the bench's guests, then the report (with --check, only
+# whether it is well-formed). Fails when a guest or the check failed.
+measure() {
+	local pids=() p rc=0 reference="" report what result
+	# One guest set at a time: the figures need the cores to themselves.
+	matrix_all_slots
+	say "bench: $kernel${BENCH_QUICK:+ (quick)}"
+	boot "$kernel" $append & pids+=($!)
+	if [ "$k_role" = under-test ] && [ -n "$oracle" ]; then
+		reference=$out/$oracle-token
+		boot "$oracle" $append guest.bench_steps=bpf & pids+=($!)
+	fi
+	for p in "${pids[@]}"; do wait "$p" || rc=1; done
+	[ -z "$reference" ] || { rm -rf "$reference"; mv "$out/$oracle" "$reference"; }
+	report=("$repo_root/scripts/bench-report.py" "$out/$kernel" "$kernel" "$out/$kernel/tap"
+		--steps "$steps_file" --matrix-tap "$results_dir/$kernel/tap")
+	[ -z "$reference" ] || report+=(--reference "$reference/tap")
+	if [ -n "$check" ]; then
+		what="quick bench on $kernel: runs, every number well-formed (build/results/bench/$kernel)"
+		if [ "$rc" -eq 0 ] && "${report[@]}" --check; then result="ok 1 - $what"; else result="not ok 1 - $what"; fi
+		printf '1..1\n%s\n' "$result" > "$out/check.tap"
+		say "bench: $result"
+		[[ $result == ok* ]]
+		return
+	fi
+	[ "$rc" -eq 0 ] || die "a bench guest failed (build/results/bench/*/console.log)"
+	"${report[@]}"
+	say "bench: build/results/bench/$kernel/results.md, results.json and the plots beside them"
+}
+
+[ -n "$check" ] || { measure; exit 0; }
+# The quick bench of make check stands while what it reads is unchanged:
+# the images, the initramfs but the scenarios (rootfs-pack.sh's bench
+# key), these scripts and QEMU. GUEST_RERUN=1 boots anyway. It passes
+# when it ran; its one test point (check.tap) is what tally.sh counts.
+images=("$build_dir/images/$k_image.bzImage")
+[ -z "$oracle" ] || images+=("$build_dir/images/$(kernel_field "$oracle" image).bzImage")
+key=$({ echo "$kernel $append"; qemu-system-x86_64 --version | head -n 1; cat "$build_dir/rootfs/bench-key"
+	hash_inputs "${images[@]}" "$0" "$repo_root/scripts/lib.sh" \
+		"$repo_root/scripts/boot-guest.sh" "$repo_root/scripts/bench-report.py" "$kernels_table"; } | sha256sum | cut -c1-16)
+# A check that stops early must leave no earlier run's result for tally.sh.
+reuse_matches bench-check "$key" || rm -f "$out/check.tap"
+reuse_or_run ${GUEST_RERUN:+--rerun} --needs "$out/check.tap" bench-check "$key" measure || true

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Boot one kernel of the matrix under QEMU with the guest initramfs and
-# collect its results: build/results/KERNEL/{console.log,tap}. KERNEL is a
-# row of scripts/kernels.tsv: its image, command line, time limits.
+# collect its results: build/results/KERNEL/{console.log,tap}. KERNEL is
+# a row of scripts/kernels.tsv: its image, command line, time limits. It
+# boots, watches and judges; make check's reuse of results is
+# guest-check.sh's.
 # Fails when the guest hangs, stops early, or its console shows an oops,
 # BUG, WARNING, KASAN or kmemleak report or panic, or the kmemleak of an
 # image built with it did not scan. A guest that KVM stops mid-run boots
@@ -17,17 +19,8 @@ shift $(( $# >= 2 ? 2 : 1 ))
 kernel_row "$kernel" || die "no kernel $kernel in scripts/kernels.tsv"
 # An earlier run's results must not stand for this one, whatever stops it.
 rm -rf "${results_dir:?}/$kernel"
-# A check runs what the row's runs column and the filter both select.
-if [ "$mode" = check ]; then
-	if ! scenarios=$(runs_narrow "$k_runs" "$@"); then
-		say "$kernel: runs none of the scenarios selected (its row runs: $k_runs): not booted"
-		mkdir -p "$results_dir/$kernel"
-		echo "# guest: not booted: its row runs $k_runs, none of the scenarios selected" > "$results_dir/$kernel/tap"
-		exit 0
-	fi
-else
-	scenarios=$(IFS=,; echo "$*")
-fi
+# The scenarios the guest runs: words joined by commas (scenario.sh).
+scenarios=$(IFS=,; echo "$*")
 image=$build_dir/images/$k_image.bzImage
 initrd=$build_dir/rootfs/initrd.cpio.gz
 results=$results_dir/$kernel
@@ -42,48 +35,6 @@ limit=${GUEST_TIMEOUT:-$((k_limit * ${GUEST_TIMEOUT_SCALE:-1}))}
 kmemleak=
 if grep -qsx 'CONFIG_DEBUG_KMEMLEAK=y' "$build_dir/images/$k_image.config"; then kmemleak=1; fi
 
-# Results are reused scenario by scenario: one that passed (or skipped)
-# in a clean boot stands while its key is the same, that is its own
-# file, everything else in the initramfs (rootfs-pack.sh:
-# build/rootfs/scenario-keys) and this boot's kernel, command line, QEMU
-# and launcher. Only the others boot. GUEST_RERUN=1 boots them all.
-store=$results_dir/.reuse/$kernel
-reused=() to_run=()
-if [ "$mode" = check ]; then
-	boot_key=$({ echo "$k_args $mode ${GUEST_APPEND:-} ${guest_machine[*]}"; qemu-system-x86_64 --version | head -n 1
-		hash_inputs "$image" "$0" "$repo_root/scripts/lib.sh"; } | sha256sum | cut -c1-16)
-	keys=$build_dir/rootfs/scenario-keys
-	[ -f "$keys" ] || die "$keys missing: run 'make rootfs'"
-	while read -r id key; do
-		runs_selects "${scenarios:-all}" "$id" || continue
-		if [ -z "${GUEST_RERUN:-}" ] && [ "$(cat "$store/${id//\//:}.key" 2>/dev/null)" = "$boot_key $key" ]; then
-			reused+=("$id")
-		else
-			to_run+=("$id")
-		fi
-	done < "$keys"
-	[ $((${#reused[@]} + ${#to_run[@]})) -gt 0 ] || die "$kernel: $keys has no scenario that ${scenarios:-all} selects"
-	if [ ${#reused[@]} -gt 0 ] && [ ${#to_run[@]} -gt 0 ]; then
-		# The guest's filter: a group whose every selected scenario runs,
-		# else the scenarios one by one.
-		narrowed=$(printf '%s\n' "${to_run[@]}" | awk -v reused=" ${reused[*]} " '
-			{ ids[NR] = $0 }
-			END {
-				for (i = 1; i <= NR; i++) {
-					split(ids[i], p, "/")
-					if (index(reused, " " p[1] "/")) { print ids[i] } else if (!(p[1] in done)) { print p[1]; done[p[1]] = 1 }
-				}
-			}' | paste -sd ,)
-		# The kernel's command line holds 2,048 bytes: a filter too long
-		# for it runs everything selected instead.
-		if [ ${#narrowed} -le 1200 ]; then
-			scenarios=$narrowed
-		else
-			to_run+=("${reused[@]}")
-			reused=()
-		fi
-	fi
-fi
 append="console=ttyS0 rdinit=/init panic=-1 loglevel=6 lsm=landlock,lockdown,yama,integrity,bpf"
 append+="${k_args:+ $k_args} guest.mode=$mode${scenarios:+ guest.scenarios=$scenarios} ${GUEST_APPEND:-}"
 # The row's scale, times GUEST_TIMEOUT_SCALE (run-matrix.sh: a second
@@ -91,24 +42,7 @@ append+="${k_args:+ $k_args} guest.mode=$mode${scenarios:+ guest.scenarios=$scen
 scale=$((k_scale * ${GUEST_TIMEOUT_SCALE:-1}))
 [ "$scale" -eq 1 ] || append+=" guest.timeout_scale=$scale"
 
-# assemble: the results of this check, build/results/KERNEL/tap: this
-# boot's, then the reused ones with a line that says so.
-assemble() {
-	local id
-	[ ${#reused[@]} -gt 0 ] || return 0
-	echo "# guest: ${#reused[@]} results reused, their inputs unchanged since the boot that passed them (GUEST_RERUN=1 boots them again)" >> "$results/tap"
-	for id in "${reused[@]}"; do cat "$store/${id//\//:}.tap"; done >> "$results/tap"
-}
-
-rm -rf "$results"; mkdir -p "$results"
-if [ "$mode" = check ] && [ ${#to_run[@]} -eq 0 ]; then
-	: > "$results/tap"
-	assemble
-	say "$kernel: inputs unchanged for all ${#reused[@]} scenarios since the boots that passed them: their results stand (GUEST_RERUN=1 boots again)"
-	exit 0
-fi
-[ ${#reused[@]} -eq 0 ] || say "$kernel: ${#reused[@]} results reused, ${#to_run[@]} scenarios to run"
-
+mkdir -p "$results"
 accel=$("$repo_root/scripts/guest-accel.sh" "$image")
 
 # boot ACCEL APPEND PART: one QEMU run. Its serial ports go to PART.console
@@ -192,31 +126,8 @@ fi
 
 if [ -n "$problem" ]; then
 	echo "$problem" > "$results/problem"
-	# Nothing this boot was to run stands on an earlier pass any more.
-	for id in "${to_run[@]}"; do rm -f "$store/${id//\//:}".{tap,key}; done
 	printf -- '--- last 40 console lines (%s) ---\n' "${results#"$repo_root"/}/console.log" >&2
 	tail -n 40 "$results/console.log" >&2
 	die "$kernel: $problem"
 fi
 say "$kernel: guest finished in ${elapsed}s"
-# Each scenario that passed or skipped in this clean boot, its indented
-# output with it, is kept for reuse under its key; a failed one is not.
-if [ "$mode" = check ]; then
-	mkdir -p "$store"
-	declare -A key_of
-	while read -r id key; do key_of[$id]=$key; done < "$build_dir/rootfs/scenario-keys"
-	awk -v store="$store" '
-		/^    / || /^$/ { block = block $0 "\n"; next }
-		/^ok [0-9]+ - [^ ]+/ {
-			file = $4; gsub("/", ":", file)
-			printf "%s%s\n", block, $0 > (store "/" file ".tap"); close(store "/" file ".tap")
-			block = ""; next
-		}
-		{ block = "" }' "$results/tap"
-	grep -E '^(not )?ok [0-9]+ - ' "$results/tap" | sed -E 's/^(not )?ok [0-9]+ - ([^ ]+).*/\1 \2/' |
-		while read -r first second; do
-			if [ "$first" = not ]; then rm -f "$store/${second//\//:}".{tap,key}
-			elif [ -n "${key_of[$first]:-}" ]; then echo "$boot_key ${key_of[$first]}" > "$store/${first//\//:}.key"; fi
-		done
-fi
-assemble

@@ -82,15 +82,7 @@ inputs_key() {
 }
 
 compile_changed() {
-	local key
-	key=$(inputs_key)
-	if [ -x "$stage$prefix/sbin/bpftool" ] && [ "$(cat "$out/.inputs" 2>/dev/null)" = "$key" ]; then
-		say "bpf-tools: unchanged"
-		return
-	fi
-	rm -f "$out/.inputs"
-	run_logged bpf-tools compile
-	echo "$key" > "$out/.inputs"
+	reuse_or_run --needs "$stage$prefix/sbin/bpftool" bpf-tools "$(inputs_key)" run_logged bpf-tools compile
 }
 
 build() {

@@ -63,15 +63,9 @@ build_bpf_tools() {
 
 # build_changed NAME INPUTS...: build NAME when its inputs' hash changed.
 build_changed() {
-	local name=$1 key; shift
-	key=$(hash_inputs "$@" "$0")
-	if [ "$(cat "$out/.$name.inputs" 2>/dev/null)" = "$key" ] && ls "$out/${name}"_*.deb >/dev/null 2>&1; then
-		say "deb $name: unchanged ($(cd "$out" && ls "${name}"_*.deb))"
-		return
-	fi
-	rm -f "$out/.$name.inputs"
-	run_logged "deb-$name" "build_${name//-token-/_}"
-	echo "$key" > "$out/.$name.inputs"
+	local name=$1; shift
+	reuse_or_run --needs "$(ls "$out/${name}"_*.deb 2>/dev/null | head -n 1)" "deb-$name" "$(hash_inputs "$@" "$0")" \
+		run_logged "deb-$name" "build_${name//-token-/_}"
 	say "deb $name: $(cd "$out" && ls "${name}"_*.deb)"
 }
 

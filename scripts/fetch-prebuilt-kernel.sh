@@ -9,14 +9,16 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 if [ $# -eq 0 ]; then
-	for name in $(kernel_rows | awk '$3 ~ /^apt:/ && !seen[$2]++ { print $2 }'); do
+	for name in $(for row in $(kernel_names 'from=apt:*'); do kernel_field "$row" image; done | awk '!seen[$0]++'); do
 		"$0" "$name"
 	done
 	exit 0
 fi
 name=$1
-meta=$(kernel_rows | awk -v image="$name" '$2 == image && $3 ~ /^apt:/ { sub(/^apt:/, "", $3); print $3; exit }')
-[ -n "$meta" ] || die "no image $name from apt:PACKAGE in scripts/kernels.tsv"
+row=$(kernel_names image="$name" 'from=apt:*' | head -n 1)
+[ -n "$row" ] || die "no image $name from apt:PACKAGE in scripts/kernels.tsv"
+meta=$(kernel_field "$row" from)
+meta=${meta#apt:}
 
 image=$build_dir/images/$name.bzImage
 # Its loop module, which the guest's /init loads (Debian builds loop as a

@@ -37,18 +37,6 @@ inputs() {
 }
 
 build() {
-	local exclude image=patched stamp
-	[ "$variant" = default ] || image=patched-$variant
-	exclude=$(git -C "$tree" rev-parse --path-format=absolute --git-common-dir)/info/exclude
-	grep -qxF "out-*" "$exclude" || echo "out-*" >> "$exclude"
-	stamp=$(inputs)
-	if [ "$(cat "$out/.inputs" 2>/dev/null)" = "$stamp" ] && [ -f "$build_dir/images/$image.bzImage" ] &&
-		{ [ "$variant" != default ] ||
-		  { [ -f "$build_dir/libbpf/libbpf.a" ] && [ -d "$build_dir/kernel-headers/include" ]; }; }; then
-		say "kernel-$variant: tree, config fragments and scripts unchanged since $(date -r "$out/.inputs" '+%F %T'): its outputs stand"
-		return 0
-	fi
-	rm -f "$out/.inputs"
 	KERNEL_TREE=$tree "$repo_root/scripts/kernel-config.sh" "$out" "${extra[@]}"
 	# Variable-location lists are what var-tracking costs (about a tenth
 	# of each compile, measured here); BTF is made from types and
@@ -71,7 +59,13 @@ build() {
 		cmp -s "$build_dir/libbpf/obj/libbpf.a" "$build_dir/libbpf/libbpf.a" ||
 			cp "$build_dir/libbpf/obj/libbpf.a" "$build_dir/libbpf/libbpf.a"
 	fi
-	echo "$stamp" > "$out/.inputs"
 }
 
-with_lock "kernel-$variant" build
+# The build folders are no change to the tree (inputs).
+exclude=$(git -C "$tree" rev-parse --path-format=absolute --git-common-dir)/info/exclude
+grep -qxF "out-*" "$exclude" || echo "out-*" >> "$exclude"
+image=patched
+[ "$variant" = default ] || image=patched-$variant
+needs=(--needs "$build_dir/images/$image.bzImage")
+[ "$variant" != default ] || needs+=(--needs "$build_dir/libbpf/libbpf.a" --needs "$build_dir/kernel-headers/include")
+with_lock "kernel-$variant" reuse_or_run "${needs[@]}" "kernel-$variant" "$(inputs)" build

@@ -58,22 +58,16 @@ apply_series() {
 	rm -rf "$info"
 	unset GIT_INDEX_FILE
 	git -C "$tree" checkout -q -f -B series "$parent"
+	say "kernel tree: $(series_patches | wc -l) patches applied"
 }
 
 main() {
-	[ -d "$tree/.git" ] || run_logged kernel-unpack unpack
-	local want have=""
+	local key
+	# A tree unpacked afresh has none of the series.
+	[ -d "$tree/.git" ] || { run_logged kernel-unpack unpack; reuse_forget kernel-series; }
 	# shellcheck disable=SC2046 # one patch file a word
-	want=$(cd "$series_dir" && hash_inputs series $(series_patches))
-	[ -f "$tree/.series-applied" ] && have=$(cat "$tree/.series-applied")
-	if [ "$want" = "$have" ]; then
-		say "kernel tree: series unchanged ($(series_patches | wc -l) patches)"
-		return
-	fi
-	say "kernel tree: applying $(series_patches | wc -l) patches"
-	rm -f "$tree/.series-applied"
-	apply_series
-	echo "$want" > "$tree/.series-applied"
+	key=$(cd "$series_dir" && hash_inputs series $(series_patches))
+	reuse_or_run kernel-series "$key" apply_series
 }
 
 with_lock kernel main

@@ -12,6 +12,10 @@ results_dir=${RESULTS_DIR:-$build_dir/results}
 # tally.sh prints it, make bench reports the pipeline's costs from it.
 steps_file=$build_dir/steps.tsv
 mkdir -p "$log_dir"
+# What a scenario is, which a filter selects, how TAP reads: shared with
+# the guest's runner.
+# shellcheck source=guest-rootfs/overlay/usr/local/lib/guest/scenario.sh
+source "$repo_root/guest-rootfs/overlay/usr/local/lib/guest/scenario.sh"
 
 # The QEMU machine every guest runs on, the accelerator aside.
 # shellcheck disable=SC2034
@@ -30,29 +34,78 @@ kernels_table=${KERNELS_TABLE:-$repo_root/scripts/kernels.tsv}
 # Results folders beside the kernels' own (build/results/NAME).
 kernel_reserved=(unit bench demo)
 
-# kernel_rows: the table's rows, without comments and blank lines.
+# The table is read here only, by its columns' names: its header line,
+# a comment of names alone with no space after the "#" ("#name image
+# from ..."), names them, in any order; the last one takes the rest of
+# the row.
 kernel_rows() { grep -vE '^[[:space:]]*(#|$)' "$kernels_table"; }
+kernel_columns() {
+	sed -n 's/^#\([a-z][a-z_]*\([[:space:]][[:space:]]*[a-z][a-z_]*\)*\)[[:space:]]*$/\1/p' "$kernels_table" | head -n 1
+}
 
-# kernel_row NAME: set k_image, k_from, k_role, k_scale, k_limit,
-# k_default, k_debug, k_runs and k_args (empty for "-") from NAME's row;
-# fails when the table has no such row, dies when the row is malformed.
+# kernel_column NAME: the position of the column NAME (from 0).
+kernel_column() {
+	local _cols _i
+	read -r -a _cols <<<"$(kernel_columns)"
+	for _i in "${!_cols[@]}"; do [ "${_cols[_i]}" != "$1" ] || { echo "$_i"; return 0; }; done
+	die "$kernels_table: no column $1 in its header line (#name ...)"
+}
+
+# What kernel_row sets, one variable a column of the header line.
+# shellcheck disable=SC2034 # the row's fields are for the caller
+k_name='' k_image='' k_from='' k_role='' k_scale='' k_limit='' k_default='' k_debug='' k_runs='' k_args=''
+
+# kernel_row NAME: set k_COLUMN for each column of NAME's row (k_image,
+# k_from, k_role, k_scale, k_limit, k_default, k_debug, k_runs, k_args;
+# "-" in args is empty); fails when the table has no such row, dies when
+# the row is malformed.
 kernel_row() {
-	local _name
-	# shellcheck disable=SC2034 # the row's fields are for the caller
-	while read -r _name k_image k_from k_role k_scale k_limit k_default k_debug k_runs k_args; do
-		[ "$_name" = "$1" ] || continue
+	local _cols _f _i _last _at
+	read -r -a _cols <<<"$(kernel_columns)"
+	_last=$((${#_cols[@]} - 1))
+	_at=$(kernel_column name)
+	while read -r -a _f; do
+		[ "${_f[_at]}" = "$1" ] || continue
+		for _i in "${!_cols[@]}"; do
+			if [ "$_i" -eq "$_last" ]; then printf -v "k_${_cols[_i]}" '%s' "${_f[*]:_i}"
+			else printf -v "k_${_cols[_i]}" '%s' "${_f[_i]:-}"; fi
+		done
 		[ "$k_args" != - ] || k_args=
 		[[ $k_runs == all || $k_runs =~ ^[A-Za-z0-9][A-Za-z0-9_-]*(/[A-Za-z0-9][A-Za-z0-9_.-]*)?(,[A-Za-z0-9][A-Za-z0-9_-]*(/[A-Za-z0-9][A-Za-z0-9_.-]*)?)*$ ]] ||
-			die "$kernels_table: $_name: runs '$k_runs' (all, or groups and GROUP/NAME joined by commas)"
+			die "$kernels_table: $1: runs '$k_runs' (all, or groups and GROUP/NAME joined by commas)"
 		case $k_role in under-test | oracle | control) ;;
-		*) die "$kernels_table: $_name: role '$k_role' (under-test, oracle or control)" ;; esac
+		*) die "$kernels_table: $1: role '$k_role' (under-test, oracle or control)" ;; esac
 		[[ $k_scale =~ ^[1-9][0-9]*$ && $k_limit =~ ^[1-9][0-9]*$ ]] ||
-			die "$kernels_table: $_name: scale and limit are whole numbers"
-		[[ " ${kernel_reserved[*]} " != *" $_name "* ]] ||
-			die "$kernels_table: $_name: a kernel may not be named as a results folder (${kernel_reserved[*]})"
+			die "$kernels_table: $1: scale and limit are whole numbers"
+		[[ " ${kernel_reserved[*]} " != *" $1 "* ]] ||
+			die "$kernels_table: $1: a kernel may not be named as a results folder (${kernel_reserved[*]})"
 		return 0
 	done < <(kernel_rows)
 	return 1
+}
+
+# kernel_field NAME COLUMN: one field of NAME's row.
+kernel_field() {
+	local _var=k_$2
+	kernel_row "$1" || die "no kernel $1 in scripts/kernels.tsv"
+	echo "${!_var}"
+}
+
+# kernel_names [COLUMN=PATTERN]...: the names of the rows, in table
+# order, whose every COLUMN matches its shell PATTERN.
+kernel_names() {
+	local _at _f _name _cond _var _names=()
+	_at=$(kernel_column name)
+	while read -r -a _f; do _names+=("${_f[_at]}"); done < <(kernel_rows)
+	for _name in "${_names[@]}"; do
+		kernel_row "$_name"
+		for _cond in "$@"; do
+			_var=k_${_cond%%=*}
+			# shellcheck disable=SC2053 # the value is a pattern
+			[[ ${!_var} == ${_cond#*=} ]] || continue 2
+		done
+		echo "$_name"
+	done
 }
 
 # matrix_kernels [NAME...]: the kernels to run, one a line: the names
@@ -60,28 +113,17 @@ kernel_row() {
 # kernel in its place. Dies on a name the table lacks.
 matrix_kernels() {
 	local _names=("$@") _name
-	[ $# -gt 0 ] || mapfile -t _names < <(kernel_rows | awk '$7 == "yes" { print $1 }')
+	[ $# -gt 0 ] || mapfile -t _names < <(kernel_names default=yes)
 	[ ${#_names[@]} -gt 0 ] || die "no kernels: KERNELS is empty and scripts/kernels.tsv has no default row"
 	for _name in "${_names[@]}"; do
 		kernel_row "$_name" ||
-			die "no kernel $_name in scripts/kernels.tsv; it has: $(kernel_rows | awk '{ print $1 }' | paste -sd ' ')"
+			die "no kernel $_name in scripts/kernels.tsv; it has: $(kernel_names | paste -sd ' ')"
 		if [ -n "${KERNEL_DEBUG:-}" ] && [ "$k_debug" != - ]; then
 			_name=$k_debug
 			kernel_row "$_name" || die "scripts/kernels.tsv: the debug kernel $_name has no row"
 		fi
 		echo "$_name"
 	done
-}
-
-# runs_selects RUNS ID: whether a row whose runs column is RUNS runs the
-# scenario ID (GROUP/NAME).
-runs_selects() {
-	local _word
-	[ "$1" = all ] && return 0
-	for _word in ${1//,/ }; do
-		case $2 in "$_word" | "$_word"/*) return 0 ;; esac
-	done
-	return 1
 }
 
 # runs_narrow RUNS [WORD...]: the filter a guest of that row runs, as
@@ -99,11 +141,9 @@ runs_narrow() {
 	for _want in "$@"; do
 		_want=${_want%/}
 		for _word in ${_runs//,/ }; do
-			if [ -z "$_want" ] || [[ $_word == "$_want" || $_word == "$_want"/* ]]; then
-				_out+=("$_word")
-			elif [[ $_want == "$_word"/* ]]; then
-				_out+=("$_want")
-			fi
+			# The narrower of two words of which one selects the other.
+			if scenario_selects "$_want" "$_word"; then _out+=("$_word")
+			elif scenario_selects "$_word" "$_want"; then _out+=("$_want"); fi
 		done
 	done
 	[ ${#_out[@]} -gt 0 ] || return 1
@@ -112,17 +152,13 @@ runs_narrow() {
 
 # kernels_with ROLE: the default kernels of that role, in table order
 # (the demo's and the bench's choices).
-kernels_with() { kernel_rows | awk -v role="$1" '$4 == role && $7 == "yes" { print $1 }'; }
+kernels_with() { kernel_names role="$1" default=yes; }
 
 # Build outputs that rootfs-pack.sh puts in the guest's /opt/scenarios
 # beside the groups: a scenario group may not take one of these names
 # (scenario-filter.sh refuses it).
 # shellcheck disable=SC2034
 scenario_build_dirs=(bin bpf selftests)
-# A scenario's time limit: a line "# timeout: SECONDS" among its first 5
-# lines, the same pattern as the guest's run-scenarios reads.
-# shellcheck disable=SC2034
-scenario_timeout_re='^# timeout: *[0-9]+'
 # What QEMU prints on stderr when KVM stops a guest it cannot run; the
 # guest is then paused, not ended.
 # shellcheck disable=SC2034
@@ -196,6 +232,42 @@ with_lock() {
 	shift
 	flock "$_lock_fd"
 	"$@"
+}
+
+# Reuse: a step whose inputs are unchanged since it last succeeded does
+# not run again. Its key, a hash of what it reads, is kept in
+# build/reuse/NAME (NAME may hold "/"; REUSE_DIR: elsewhere), written
+# only when it succeeds and removed before it runs again.
+reuse_dir=${REUSE_DIR:-$build_dir/reuse}
+reuse_matches() { [ -n "$2" ] && [ "$(cat "$reuse_dir/$1" 2>/dev/null)" = "$2" ]; }
+reuse_record() { mkdir -p "$(dirname "$reuse_dir/$1")" && echo "$2" > "$reuse_dir/$1"; }
+reuse_forget() { rm -f "$reuse_dir/$1"; }
+
+# reuse_or_run [--rerun] [--needs PATH]... NAME KEY CMD...: run CMD unless
+# NAME's last success had KEY and every PATH it made is there; --rerun
+# runs it anyway (GUEST_RERUN=1, UNIT_RERUN=1). CMD's status is returned.
+reuse_or_run() {
+	local _rerun='' _needs=() _name _key _p _rc=0
+	while :; do
+		case $1 in
+		--rerun) _rerun=1; shift ;;
+		--needs) _needs+=("$2"); shift 2 ;;
+		*) break ;;
+		esac
+	done
+	_name=$1 _key=$2
+	shift 2
+	if [ -z "$_rerun" ] && reuse_matches "$_name" "$_key"; then
+		for _p in "${_needs[@]}"; do [ -e "$_p" ] || break; done
+		if [ ${#_needs[@]} -eq 0 ] || [ -e "$_p" ]; then
+			say "$_name: inputs unchanged since its success of $(date -r "$reuse_dir/$_name" '+%F %T'): it stands"
+			return 0
+		fi
+	fi
+	reuse_forget "$_name"
+	"$@" || _rc=$?
+	[ "$_rc" -ne 0 ] || reuse_record "$_name" "$_key"
+	return "$_rc"
 }
 
 # Hash of the given files and directories' contents, names included.

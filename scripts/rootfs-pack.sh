@@ -11,7 +11,7 @@ base=$out_dir/base.cpio.gz
 [ -f "$base" ] || die "$base missing: run scripts/rootfs-base.sh"
 
 staging=$(mktemp -d "$out_dir/extra.XXXXXX")
-trap 'rm -rf "$staging" "$staging.cpio.gz" "$staging.initrd" "$staging.keys"' EXIT
+trap 'rm -rf "$staging" "$staging.cpio.gz" "$staging.initrd" "$staging.manifest"' EXIT
 
 cp -a "$repo_root/guest-rootfs/overlay/." "$staging/"
 mkdir -p "$staging/opt/scenarios"
@@ -50,25 +50,37 @@ for modules in "$build_dir"/images/*.modules; do
 	cp -a "$modules/lib/." "$staging/usr/lib/"
 done
 
-# Each scenario's key, for the reuse of its results (boot-guest.sh): its
-# own file, and everything else the guest gets (the base archive, the
-# other files of every group, the helpers, the packages). A change to one
-# scenario changes its key alone; any other change, every key.
-shared=$({ sha256sum < "$base"
-	(cd "$staging" && find . \( -type f -o -type l \) -print0 | LC_ALL=C sort -z |
+# The manifest (scenario.sh): each scenario with its key, for the reuse
+# of its results (guest-check.sh): its own file, and everything else the
+# guest gets (the base archive, the other files of every group, the
+# helpers, the packages). A change to one scenario changes its key
+# alone; any other change, every key. The bench's key is everything but
+# the scenarios (bench.sh): what its guest reads.
+manifest=$staging/opt/scenarios/manifest
+scenario_manifest "$repo_root/scenarios" > "$staging.manifest"
+# hash_except PATTERN...: the staging's files but those matching a PATTERN.
+hash_except() {
+	{ sha256sum < "$base"
+	  (cd "$staging" && find . \( -type f -o -type l \) -print0 | LC_ALL=C sort -z |
 		while IFS= read -r -d '' f; do
-			[[ $f == ./opt/scenarios/*/[0-9]* && -f $repo_root/scenarios/${f#./opt/scenarios/} ]] && continue
+			for p in "$@"; do
+				# shellcheck disable=SC2053 # a pattern
+				[[ $f != $p ]] || continue 2
+			done
 			if [ -L "$f" ]; then echo "link $f $(readlink "$f")"; else sha256sum "$f"; fi
-		done); } | sha256sum | cut -c1-16)
-for f in "$staging"/opt/scenarios/*/[0-9]*; do
-	id=${f#"$staging"/opt/scenarios/}
-	[ -f "$repo_root/scenarios/$id" ] || continue
-	echo "$id $({ echo "$shared $(stat -c %a "$f")"; sha256sum < "$f"; } | sha256sum | cut -c1-16)"
-done > "$staging.keys"
-mv "$staging.keys" "$out_dir/scenario-keys"
+		done); } | sha256sum | cut -c1-16
+}
+excluded=(./opt/scenarios/manifest)
+while IFS=$'\t' read -r id _; do excluded+=("./opt/scenarios/$id"); done < "$staging.manifest"
+shared=$(hash_except "${excluded[@]}")
+bench_key=$(hash_except './opt/scenarios/*')
+while IFS=$'\t' read -r id group limit _; do
+	printf '%s\t%s\t%s\t%s\n' "$id" "$group" "$limit" \
+		"$({ echo "$shared $(stat -c %a "$staging/opt/scenarios/$id")"; sha256sum < "$staging/opt/scenarios/$id"; } | sha256sum | cut -c1-16)"
+done < "$staging.manifest" > "$manifest"
+rm -f "$staging.manifest"
 
-# Same inputs, same bytes: a guest run can then be recognised as
-# unchanged by the initramfs' hash (scripts/boot-guest.sh).
+# Same inputs, same bytes: an unchanged initramfs is not rewritten.
 find "$staging" -exec touch -h -d @0 {} +
 (cd "$staging" && find . -print0 | LC_ALL=C sort -z |
 	cpio --null -o -H newc -R 0:0 --reproducible --quiet | gzip -1 -n) > "$staging.cpio.gz"
@@ -79,3 +91,5 @@ if cmp -s "$staging.initrd" "$out_dir/initrd.cpio.gz"; then
 else
 	mv "$staging.initrd" "$out_dir/initrd.cpio.gz"
 fi
+cp "$manifest" "$out_dir/scenario-manifest"
+echo "$bench_key" > "$out_dir/bench-key"

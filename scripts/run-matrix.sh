@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Boot every kernel of the matrix (scripts/kernels.tsv) and run the
-# scenarios, two guests at a time: build/results/KERNEL/tap. It judges
+# scenarios, every guest at once: build/results/KERNEL/tap. It judges
 # nothing: scripts/tally.sh, the next step, reads those results by each
 # kernel's role, with the other steps' TAP streams, and prints the count.
 # Usage: run-matrix.sh [SCENARIO...]   (KERNELS="patched reference", KERNEL_DEBUG=1; default: the table's)
@@ -31,7 +31,7 @@ for k in "${kernels[@]}"; do
 		wait -n || true
 		running=$((running - 1))
 	fi
-	"$repo_root/scripts/boot-guest.sh" "$k" check "$@" &
+	"$repo_root/scripts/guest-check.sh" "$k" "$@" &
 	running=$((running + 1))
 done
 wait || true

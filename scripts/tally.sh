@@ -28,16 +28,11 @@ passed=0 failed=0 skipped=0
 failures=()
 fail() { failed=$((failed + 1)); failures+=("$1"); }
 
-# Top-level TAP lines -> "id status reason" per kernel.
+# A kernel's results: "id status note" per scenario.
 parse() {
 	local tap=$1/tap
 	[ -f "$tap" ] || return 0
-	sed -nE 's/^(not )?ok [0-9]+ - ([^ ]+)( # (.*))?$/\1|\2|\4/p' "$tap" |
-		while IFS='|' read -r not id note; do
-			if [ -n "$not" ]; then echo "$id fail $note"
-			elif [[ $note == SKIP* ]]; then echo "$id skip ${note#SKIP }"
-			else echo "$id pass"; fi
-		done
+	tap_points "$tap" | while IFS=$'\t' read -r st id note; do echo "$id $st $note"; done
 }
 
 declare -A status reason missing
@@ -67,7 +62,7 @@ for id in "${ids[@]}"; do
 	for k in "${kernels[@]}"; do
 		st=${status[$k,$id]:-missing}
 		# Not in the row's runs column: nothing was owed.
-		if [ "$st" = missing ] && ! runs_selects "${runs[$k]}" "$id"; then
+		if [ "$st" = missing ] && ! scenario_selects "${runs[$k]}" "$id"; then
 			printf " %-${width}s" -
 			continue
 		fi
@@ -108,8 +103,9 @@ for stream in "$@"; do
 		fail "$name: missing (its step did not run)"
 		continue
 	fi
-	passed=$((passed + $(grep -cE '^ok( |$)' "$stream" || true)))
-	while IFS= read -r line; do fail "$name: $line"; done < <(grep -E '^not ok( |$)' "$stream" || true)
+	while IFS=$'\t' read -r st text note; do
+		if [ "$st" = fail ]; then fail "$name: not ok - $text${note:+ # $note}"; else passed=$((passed + 1)); fi
+	done < <(tap_points "$stream")
 done
 
 # This check's steps and their times, in the order they ended (each
@@ -137,7 +133,7 @@ if [ ${#problems[@]} -gt 0 ]; then
 	echo "Guests that ended badly:"
 	for k in "${problems[@]}"; do
 		echo "  $k: $(head -n 12 "$results/$k/problem" | sed '2,$s/^/    /')"
-		last=$(grep -E '^(not )?ok [0-9]+ - ' "$results/$k/tap" 2>/dev/null | tail -n 1 || true)
+		last=$(tap_points "$results/$k/tap" 2>/dev/null | tail -n 1 | tr '\t' ' ' || true)
 		echo "    last result: ${last:-none}"
 	done
 fi

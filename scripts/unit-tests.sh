@@ -1,59 +1,97 @@
 #!/usr/bin/env bash
 # Host-side tests (no QEMU): the pipeline's own tests in tests/ and the
-# shim's unit tests. Each one's log is build/results/unit/NAME.log; their
-# test points make one TAP stream, build/results/unit/tap, which
-# tally.sh counts with the guests' results.
+# shim's unit tests and fuzz smoke. Each one's log is
+# build/results/unit/NAME.log; their test points make one TAP stream,
+# build/results/unit/tap, which tally.sh counts with the guests' results.
+#
+# Each test stands while what it reads is unchanged since it passed
+# (reuse_or_run, lib.sh): a test in tests/ reads the paths of its
+# "# reads:" line, the shim's tests read runtime-shim/; every one also
+# reads the host's packages and the patched tree's commit. UNIT_RERUN=1
+# runs them all again.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 out=$results_dir/unit
 start=$SECONDS
+mkdir -p "$out"
+# Read by every test: the host's packages, the patched tree's commit
+# (the libbpf ABI test builds its tools/lib/bpf).
+common=$({ dpkg-query -W; git -C "$build_dir/linux" rev-parse HEAD; } 2>/dev/null | sha256sum | cut -c1-16)
 
-# A passing run stands while its inputs are unchanged: every file of the
-# checkout that git does not ignore, the patched tree's commit (the
-# libbpf ABI test builds its tools/lib/bpf) and the host's packages.
-# UNIT_RERUN=1 runs the tests anyway; outside a git checkout they always run.
-inputs=$({ (cd "$repo_root" && git ls-files -co --exclude-standard -z | xargs -0r sha256sum) &&
-	git -C "$build_dir/linux" rev-parse HEAD 2>/dev/null; dpkg-query -W; } | sha256sum | cut -c1-16) || inputs=""
-if [ -n "$inputs" ] && [ -z "${UNIT_RERUN:-}" ] && [ "$(cat "$out/inputs" 2>/dev/null)" = "$inputs" ]; then
-	say "unit tests: inputs unchanged since the passing run of $(date -r "$out/inputs" '+%F %T'): its results stand (UNIT_RERUN=1 runs them again)"
-	exit 0
-fi
-rm -rf "$out"; mkdir -p "$out"
+# key PATH...: a hash of what a test reads: those paths (":tracked":
+# every file of the checkout that git does not ignore) and the common.
+key() {
+	local p
+	for p in "$@"; do
+		if [ "$p" = :tracked ]; then
+			(cd "$repo_root" && git ls-files -co --exclude-standard -z | xargs -0r sha256sum) | sha256sum | cut -c1-16
+		else
+			(cd "$repo_root" && hash_inputs "$p")
+		fi
+	done | { cat; echo "$common"; } | sha256sum | cut -c1-16
+}
 
-# points NAME LOG RC: the log's top-level test points as NAME's, and a
-# failure of its own for a run that failed without saying which test did,
-# or passed without a single test point (nothing ran, nothing counted).
+# reads TEST: the paths its "# reads:" line names (relative to the top).
+reads() {
+	local line
+	line=$(sed -n 's/^# reads: *//p' "$1" | head -n 1)
+	[ -n "$line" ] || die "${1#"$repo_root"/}: no \"# reads: PATH...\" line (what its result depends on)"
+	echo "$line"
+}
+
+# run_test NAME CMD...: CMD's output is NAME's log; fails when it failed,
+# said nothing, or passed without a test point.
+run_test() {
+	local name=$1 log=$out/$1.log rc=0
+	shift
+	"$@" > "$log" 2>&1 || rc=$?
+	[ "$rc" -eq 0 ] && tap_points "$log" | grep -q '^pass' && ! tap_points "$log" | grep -q '^fail'
+}
+
+# points NAME RC: the log's top-level test points as NAME's, and a failure
+# of its own for a run that failed without saying which test did, or
+# passed without a single test point (nothing ran, nothing counted).
 points() {
-	local name=$1 log=$2 rc=$3 p f
-	p=$(grep -cE '^ok( |$)' "$log" || true)
-	f=$(grep -cE '^not ok( |$)' "$log" || true)
-	sed -nE "s/^(not )?ok( [0-9]+)?( -)? ?/\\1ok - $name: /p" "$log"
+	local name=$1 log=$out/$1.log rc=$2 p f
+	p=$(tap_points "$log" | grep -c '^pass' || true)
+	f=$(tap_points "$log" | grep -c '^fail' || true)
+	tap_points "$log" | while IFS=$'\t' read -r st text note; do
+		[ "$st" != fail ] || printf 'not '
+		[ "$st" != skip ] || note="SKIP $note"
+		echo "ok - $name: $text${note:+ # $note}"
+	done
 	[ "$rc" -eq 0 ] || [ "$f" -gt 0 ] || echo "not ok - $name: exited $rc without a failing test point"
 	[ "$rc" -ne 0 ] || [ "$p" -gt 0 ] || echo "not ok - $name: no test point"
 	say "$name: $p passed, $f failed"
 	[ "$f" -eq 0 ] && [ "$rc" -eq 0 ] || tail -n 40 "$log" >&2
 }
 
+# unit NAME KEY CMD...: run NAME unless it passed with KEY; its points.
+unit() {
+	local name=$1 key=$2 rc=0
+	shift 2
+	REUSE_DIR=$build_dir/reuse reuse_or_run ${UNIT_RERUN:+--rerun} --needs "$out/$name.log" "unit/$name" "$key" \
+		run_test "$name" "$@" >&2 || rc=$?
+	points "$name" "$rc"
+}
+
 {
 	for t in "$repo_root"/tests/*.t; do
 		name=$(basename "$t")
-		rc=0; bash "$t" > "$out/$name.log" 2>&1 || rc=$?
-		points "$name" "$out/$name.log" $rc
+		# shellcheck disable=SC2046 # one path a word
+		unit "$name" "$(key "tests/$name" $(reads "$t"))" bash "$t"
 	done
 	if [ -f "$repo_root/runtime-shim/Makefile" ]; then
 		# An output folder of its own, with the system's headers and libbpf
 		# (the guests' shim is the Debian package's, scripts/deb.sh); the
 		# shim's Makefile rebuilds whatever another build made with other
 		# flags (O/.flags).
-		rc=0; make -s -C "$repo_root/runtime-shim" test O="$build_dir/shim-host" KHDR= > "$out/shim.log" 2>&1 || rc=$?
-		points shim "$out/shim.log" $rc
+		unit shim "$(key runtime-shim)" make -s -C "$repo_root/runtime-shim" test O="$build_dir/shim-host" KHDR=
 		# Every fuzz target on its seeds and for a few seconds (make fuzz
 		# runs them for long): a seed that crashes again fails here.
-		rc=0; make -s -C "$repo_root/runtime-shim" fuzz-smoke O="$build_dir/shim-fuzz" KHDR= > "$out/fuzz.log" 2>&1 || rc=$?
-		points fuzz "$out/fuzz.log" $rc
+		unit fuzz "$(key runtime-shim)" make -s -C "$repo_root/runtime-shim" fuzz-smoke O="$build_dir/shim-fuzz" KHDR=
 	fi
 } | awk '{ n++; sub(/ok - /, "ok " n " - "); print } END { print "1.." n }' > "$out/tap"
 record_step unit-tests $((SECONDS - start))
-[ -z "$inputs" ] || grep -q '^not ok' "$out/tap" || echo "$inputs" > "$out/inputs"

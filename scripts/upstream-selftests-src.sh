@@ -21,8 +21,6 @@ out=$build_dir/upstream-selftests
 [ -f "$tarball" ] || die "$tarball missing: run scripts/install-deps.sh (linux-source-6.12)"
 [ -f "$image" ] || die "$image missing: run scripts/fetch-prebuilt-kernel.sh reference"
 
-key=$(hash_inputs "$tarball" "$image" "$0")
-[ "$(cat "$out/.stamp" 2>/dev/null)" = "$key" ] && exit 0
 
 top=linux-source-6.12
 selftests=tools/testing/selftests/bpf
@@ -60,7 +58,7 @@ unpack() {
 	extract_vmlinux "$out/vmlinux"
 	bpftool btf dump file "$out/vmlinux" format c > "$out/vmlinux.h"
 	rm -f "$out/vmlinux"
-	echo "$key" > "$out/.stamp"
 }
 
-run_logged upstream-selftests-src unpack
+reuse_or_run --needs "$out/vmlinux.h" upstream-selftests-src "$(hash_inputs "$tarball" "$image" "$0")" \
+	run_logged upstream-selftests-src unpack

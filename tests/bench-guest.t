@@ -3,6 +3,7 @@
 # shim's thread-exit events (host tids) with the workload's own exits
 # (its PID namespace's tids), and that a pairing that cannot be right
 # gives a failed note instead of latencies.
+# reads: bench/guest/run
 set -euo pipefail
 
 run=$(cd "$(dirname "$0")/.." && pwd)/bench/guest/run

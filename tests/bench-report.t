@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Host test of the bench report: statistics, ratios, the event counts, and
 # --check refusing output that is not well-formed.
+# reads: scripts/bench-report.py
 set -euo pipefail
 
 report=$(cd "$(dirname "$0")/.." && pwd)/scripts/bench-report.py

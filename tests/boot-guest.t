@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Host test of the guest launcher against a stand-in QEMU: every way a
-# guest can end badly fails the run with a message that says which.
+# guest can end badly fails the run with a message that says which; and
+# of make check's reuse of results (guest-check.sh) on the same stand-in.
+# reads: scripts guest-rootfs/overlay/usr/local/lib/guest
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,8 +20,6 @@ export KERNELS_TABLE=$tmp/kernels.tsv
 	echo "fake-g  fake  kernel  under-test  1  2700  -  -  g    -"
 } > "$KERNELS_TABLE"
 : > "$tmp/build/rootfs/initrd.cpio.gz"
-# What rootfs-pack.sh writes: each scenario's key.
-printf 'a k1\nguest/10-x k2\ng/a k3\ng/b k4\n' > "$tmp/build/rootfs/scenario-keys"
 # The stand-in writes the two serial files as FAKE_QEMU says.
 cat > "$tmp/bin/qemu-system-x86_64" <<'FAKE'
 #!/usr/bin/env bash
@@ -65,11 +65,11 @@ FAKE
 chmod +x "$tmp/bin/qemu-system-x86_64"
 
 n=0 failed=0
-# launch MODE EXPECTED-RC PATTERN DESCRIPTION   (KERNEL=fake, RERUN=1)
+# launch MODE EXPECTED-RC PATTERN DESCRIPTION   (KERNEL=fake)
 launch() {
 	local rc=0 out start=$SECONDS
 	n=$((n + 1))
-	out=$(PATH=$tmp/bin:$PATH BUILD_DIR=$tmp/build RESULTS_DIR=$tmp/build/results GUEST_ACCEL=kvm GUEST_TIMEOUT=3 FAKE_QEMU=$1 GUEST_RERUN=${RERUN-1} \
+	out=$(PATH=$tmp/bin:$PATH BUILD_DIR=$tmp/build RESULTS_DIR=$tmp/build/results GUEST_ACCEL=kvm GUEST_TIMEOUT=3 FAKE_QEMU=$1 \
 		FAKE_ARGS=$tmp/args "$repo/scripts/boot-guest.sh" "${KERNEL:-fake}" 2>&1) || rc=$?
 	if [ $rc -eq "$2" ] && grep -qE "$3" <<<"$out" && [ $((SECONDS - start)) -lt 20 ]; then
 		echo "ok $n - $4"
@@ -83,7 +83,7 @@ launch() {
 booted() {
 	local rc=0 out kernel_arg append_arg
 	n=$((n + 1))
-	out=$(PATH=$tmp/bin:$PATH BUILD_DIR=$tmp/build RESULTS_DIR=$tmp/build/results GUEST_ACCEL=kvm GUEST_TIMEOUT=3 FAKE_QEMU=ok GUEST_RERUN=1 \
+	out=$(PATH=$tmp/bin:$PATH BUILD_DIR=$tmp/build RESULTS_DIR=$tmp/build/results GUEST_ACCEL=kvm GUEST_TIMEOUT=3 FAKE_QEMU=ok \
 		FAKE_ARGS=$tmp/args "$repo/scripts/boot-guest.sh" "$1" 2>&1) || rc=$?
 	kernel_arg=$(grep -A1 -x -- -kernel "$tmp/args" | tail -n 1)
 	append_arg=$(grep -A1 -x -- -append "$tmp/args" | tail -n 1)
@@ -98,7 +98,7 @@ booted() {
 		failed=1
 	fi
 }
-echo "1..23"
+echo "1..24"
 launch ok 0 'fake: guest finished' "a guest that finishes its scenarios passes"
 launch early 1 'error: fake: guest stopped before the scenarios finished' "a guest that stops early fails"
 launch panic 1 'error: fake: kernel reported a problem' "a kernel panic on the console fails"
@@ -117,32 +117,45 @@ fi
 KERNEL=patched-debug launch leak 1 'kernel reported a problem:.*|1:kmemleak: unreferenced' "a kmemleak report on a debug kernel's console fails"
 KERNEL=patched-debug launch noscan 1 'error: patched-debug: kmemleak did not scan' "a debug kernel whose kmemleak did not scan fails"
 n=$((n + 1))
-PATH=$tmp/bin:$PATH BUILD_DIR=$tmp/build RESULTS_DIR=$tmp/build/results GUEST_ACCEL=tcg FAKE_QEMU=ok GUEST_RERUN=1 \
+PATH=$tmp/bin:$PATH BUILD_DIR=$tmp/build RESULTS_DIR=$tmp/build/results GUEST_ACCEL=tcg FAKE_QEMU=ok \
 	FAKE_ARGS=$tmp/args "$repo/scripts/boot-guest.sh" fake >/dev/null 2>&1 || true
 if [ "$(grep -A1 -x -- -accel "$tmp/args" | tail -n 1)" = tcg,thread=single ]; then
 	echo "ok $n - TCG runs the vCPUs in one thread (lib.sh: stale patched kernel text otherwise)"
 else
 	echo "not ok $n - TCG runs the vCPUs in one thread"; sed 's/^/# /' "$tmp/args"; failed=1
 fi
-# Reuse: the stand-in would hang now, so only a reused result passes.
-launch ok 0 'fake: guest finished' "a clean run"
-RERUN='' launch hang 0 'fake: inputs unchanged for all 4 scenarios' "an unchanged clean run is reused"
-launch hang 1 'error: fake: guest hung' "GUEST_RERUN=1 boots again"
-RERUN='' launch hang 1 'error: fake: guest hung' "a failed run is never reused"
 # Kernel names that are an image plus command-line arguments (kernels.tsv).
 booted patched patched '^console=ttyS0 ' 'fred=|no5lvl' "patched boots patched.bzImage without fred="
 booted patched-fred patched ' fred=on ' 'timeout_scale' "patched-fred boots patched.bzImage with fred=on"
 booted patched-debug-fred patched-debug ' fred=on no5lvl .*guest\.timeout_scale=8$' '^$' \
 	"patched-debug-fred boots patched-debug.bzImage with fred=on, the debug time limits and 4-level paging"
-KERNEL=patched-fred RERUN='' launch hang 0 'patched-fred: inputs unchanged for all 1 scenarios' \
+
+# make check's reuse (guest-check.sh): the stand-in would hang now, so
+# only a reused result passes.
+printf 'a\t-\t10\tk1\nguest/10-x\tguest\t10\tk2\ng/a\tg\t10\tk3\ng/b\tg\t10\tk4\n' > "$tmp/build/rootfs/scenario-manifest"
+# checked MODE EXPECTED-RC PATTERN DESCRIPTION   (KERNEL=fake, RERUN=1)
+checked() {
+	local rc=0 out
+	n=$((n + 1))
+	out=$(PATH=$tmp/bin:$PATH BUILD_DIR=$tmp/build RESULTS_DIR=$tmp/build/results GUEST_ACCEL=kvm GUEST_TIMEOUT=3 FAKE_QEMU=$1 \
+		GUEST_RERUN=${RERUN-1} FAKE_ARGS=$tmp/args "$repo/scripts/guest-check.sh" "${KERNEL:-fake}" 2>&1) || rc=$?
+	if [ $rc -eq "$2" ] && grep -qE "$3" <<<"$out"; then echo "ok $n - $4"
+	else echo "not ok $n - $4 (exit $rc)"; sed 's/^/# /' <<<"$out"; failed=1; fi
+}
+checked ok 0 'fake: guest finished' "a clean run"
+RERUN='' checked hang 0 'fake: inputs unchanged for all 4 scenarios' "an unchanged clean run is reused"
+checked hang 1 'error: fake: guest hung' "GUEST_RERUN=1 boots again"
+RERUN='' checked hang 1 'error: fake: guest hung' "a failed run is never reused"
+KERNEL=patched-fred checked ok 0 'patched-fred: guest finished' "patched-fred: a clean run"
+KERNEL=patched-fred RERUN='' checked hang 0 'patched-fred: inputs unchanged for all 1 scenarios' \
 	"patched-fred's clean run is reused"
-KERNEL=patched-fred RERUN='' GUEST_APPEND=quiet launch hang 1 'error: patched-fred: guest hung' \
+KERNEL=patched-fred RERUN='' GUEST_APPEND=quiet checked hang 1 'error: patched-fred: guest hung' \
 	"a changed command line boots again"
 # Scenario by scenario: a changed key boots that scenario alone, and the
 # results are the boot's and the reused ones, each with its output.
-KERNEL=fake-g launch ab 0 'fake-g: guest finished' "a clean run of two scenarios"
-printf 'a k1\nguest/10-x k2\ng/a k3\ng/b k4-changed\n' > "$tmp/build/rootfs/scenario-keys"
-KERNEL=fake-g RERUN='' launch ab 0 'fake-g: 1 results reused, 1 scenarios to run' "a changed scenario runs alone"
+KERNEL=fake-g checked ab 0 'fake-g: guest finished' "a clean run of two scenarios"
+sed -i 's/k4$/k4-changed/' "$tmp/build/rootfs/scenario-manifest"
+KERNEL=fake-g RERUN='' checked ab 0 'fake-g: 1 results reused, 1 scenarios to run' "a changed scenario runs alone"
 n=$((n + 1))
 if grep -qx -- -append "$tmp/args" && grep -A1 -x -- -append "$tmp/args" | grep -q ' guest.scenarios=g/b ' &&
 	[ "$(grep -E '^(ok|    )' "$tmp/build/results/fake-g/tap")" = "    output of g/b

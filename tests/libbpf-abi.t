@@ -5,6 +5,7 @@
 # library runs against the other. Upstream is Debian's linux-source-6.12
 # (libbpf 1.5, whose nodes up to 1.4 are libbpf 1.4's). The kernel UAPI
 # bpf.h and its tools copy must be identical, as upstream keeps them.
+# reads: scripts/lib.sh guest-rootfs/overlay/usr/local/lib/guest/scenario.sh
 set -euo pipefail
 export LC_ALL=C # join and sort must agree on the order
 source "$(cd "$(dirname "$0")/.." && pwd)/scripts/lib.sh"

@@ -3,6 +3,7 @@
 # kernel under test is held to the oracle, and a control may only skip
 # with an 'unsupported:' reason; roles come from the kernel table, where
 # a new prebuilt kernel or boot variant is one row.
+# reads: scripts guest-rootfs/overlay/usr/local/lib/guest
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,7 +22,7 @@ export KERNELS_TABLE=$tmp/kernels.tsv
 	echo "patched-pidfd patched  kernel                      under-test  1  2700  -  -  pidfd  -"
 } > "$KERNELS_TABLE"
 : > "$tmp/build/rootfs/initrd.cpio.gz"
-printf 'guest/10-a k1\npidfd/10-b k2\n' > "$tmp/build/rootfs/scenario-keys"
+printf 'guest/10-a\tguest\t10\tk1\npidfd/10-b\tpidfd\t10\tk2\n' > "$tmp/build/rootfs/scenario-manifest"
 # The stand-in passes guest/10-a on every kernel but stock, which skips it;
 # FAKE_FRED=fail fails it on every kernel booted with fred=on, and on
 # the image "next".
@@ -89,17 +90,17 @@ matrix pass patched patched-pidfd reference
 expect '^guest/10-a +pass +- +pass *$' "a row whose runs column leaves a scenario out shows '-' for it"
 expect '^2 passed, 0 failed$' "and owes no result for it"
 out=$(PATH=$tmp/bin:$PATH BUILD_DIR=$tmp/build RESULTS_DIR=$tmp/build/results GUEST_ACCEL=tcg GUEST_RERUN=1 \
-	"$repo/scripts/boot-guest.sh" patched-pidfd check guest/10-fred 2>&1)
+	"$repo/scripts/guest-check.sh" patched-pidfd guest/10-fred 2>&1)
 expect 'patched-pidfd: runs none of the scenarios selected \(its row runs: pidfd\): not booted' \
 	"a row that runs none of a filter's scenarios is not booted"
 matrix fail next reference
 expect '^  disagreement on guest/10-a: next=fail reference=pass$' "the new kernel under test is held to the oracle"
 # A guest that never ran leaves no results: that fails, named.
-mv "$tmp/build/rootfs/scenario-keys" "$tmp/keys"
+mv "$tmp/build/rootfs/scenario-manifest" "$tmp/manifest"
 matrix pass patched reference
 expect '^  patched: no results \(its guest did not run' "a kernel whose guest did not run fails"
 expect '^0 passed, 2 failed$' "each such kernel counts as a failure"
-mv "$tmp/keys" "$tmp/build/rootfs/scenario-keys"
+mv "$tmp/manifest" "$tmp/build/rootfs/scenario-manifest"
 matrix pass patched nosuch
 expect '^error: no kernel nosuch in scripts/kernels.tsv' "a name without a row fails before anything boots"
 # The other steps' TAP streams count in the same tally.
@@ -108,7 +109,7 @@ printf '1..2\nok 1 - unit: a\nnot ok 2 - unit: b\n' > "$tmp/streams/unit.tap"
 printf '1..1\nok 1 - quick bench\n' > "$tmp/streams/bench.tap"
 STREAMS="$tmp/streams/unit.tap $tmp/streams/bench.tap" matrix pass patched reference
 expect '^4 passed, 1 failed$' "each test point of every stream counts once, with the kernels' results"
-expect '^  .*/streams/unit.tap: not ok 2 - unit: b$' "a stream's failure is named"
+expect '^  .*/streams/unit.tap: not ok - unit: b$' "a stream's failure is named"
 expect '^guest-patched-check +[0-9]+$' "the step table shows each guest's time"
 STREAMS="$tmp/streams/gone.tap" matrix pass patched
 expect '^  .*/streams/gone.tap: missing \(its step did not run\)$' "a stream that is missing fails"

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Host test of the guest's scenario runner: every way a scenario can end
 # maps to the right top-level TAP result.
+# reads: guest-rootfs/overlay/usr/local
 set -euo pipefail
 
-runner=$(cd "$(dirname "$0")/.." && pwd)/guest-rootfs/overlay/usr/local/sbin/run-scenarios
+repo=$(cd "$(dirname "$0")/.." && pwd)
+runner=$repo/guest-rootfs/overlay/usr/local/sbin/run-scenarios
+export GUEST_LIB=$repo/guest-rootfs/overlay/usr/local/lib/guest
+# shellcheck source=guest-rootfs/overlay/usr/local/lib/guest/scenario.sh
+source "$GUEST_LIB/scenario.sh"
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 mkdir -p "$root/g" "$root/h"
@@ -27,6 +32,10 @@ printf '#!/bin/bash\necho 1..1; echo ok 1\n' > "$root/h/15-nolimit"; chmod +x "$
 mk h/20-slow '# timeout: 1
 echo 1..1; sleep 2; echo ok 1'
 
+# What rootfs-pack.sh ships beside them: the runner globs nothing.
+scenario_manifest "$root" > "$root/manifest"
+printf '#!/bin/bash\necho "not ok 1 - not in the manifest"\n' > "$root/g/90-unlisted"; chmod +x "$root/g/90-unlisted"
+
 out=$(SCENARIO_ROOT=$root "$runner" g)
 n=0 failed=0
 expect() {
@@ -34,7 +43,7 @@ expect() {
 	if grep -qE "$1" <<<"$out"; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi
 }
 echo "1..13"
-expect '^1\.\.8$' "runs only the selected group"
+expect '^1\.\.8$' "runs only the selected group, as the manifest lists it"
 expect '^ok 1 - g/10-pass( |$)' "a scenario whose tests all pass passes"
 expect '^not ok 2 - g/20-notok ' "a 'not ok' fails the scenario"
 expect '^not ok 3 - g/30-exit ' "a non-zero exit fails the scenario"

@@ -3,6 +3,7 @@
 # pass, a word that names nothing fails with the names it could have meant;
 # a scenario without its time limit, or a group named as a build output,
 # fails whatever the filter.
+# reads: scripts guest-rootfs/overlay/usr/local/lib/guest scenarios
 set -euo pipefail
 
 check=$(cd "$(dirname "$0")/.." && pwd)/scripts/scenario-filter.sh
@@ -31,10 +32,12 @@ mk() { mkdir -p "$tmp/$1"; printf '#!/bin/bash\n%s\necho 1..0\n' "$2" > "$tmp/$1
 mk ok/g '# what it does
 # timeout: 30' 10-a
 # A kernel table whose runs column names that folder's scenarios.
-printf 'one  one  kernel  under-test  1  60  yes  -  g/10-a  -\n' > "$tmp/ok.tsv"
+# The table's columns are read by the names of its header line.
+header='#name image from role scale limit default debug runs args'
+printf '%s\none  one  kernel  under-test  1  60  yes  -  g/10-a  -\n' "$header" > "$tmp/ok.tsv"
 SRC=$tmp/ok TABLE=$tmp/ok.tsv expect 0 '^$' "a limit declared within the first 5 lines" -- g
 SRC=$tmp/ok TABLE=$tmp/ok.tsv expect 0 '^$' "a kernel row runs a scenario of the folder" --
-printf 'two  two  kernel  under-test  1  60  yes  -  g,h  -\n' > "$tmp/bad.tsv"
+printf '%s\ntwo  two  kernel  under-test  1  60  yes  -  g,h  -\n' "$header" > "$tmp/bad.tsv"
 SRC=$tmp/ok TABLE=$tmp/bad.tsv expect 1 '^error: .*/bad.tsv: two runs: no scenario group h; groups: g$' \
 	"a kernel row whose runs column names no scenario fails, whatever the filter" -- g
 mk silent/g '# timeout: 30' 10-a

@@ -4,6 +4,7 @@
 # `shellcheck -x -S warning`, run from the top of the tree so the
 # `# shellcheck source=` paths resolve. New scripts are covered as they
 # are added; one TAP point a file, its findings as diagnostics.
+# reads: :tracked
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,15 +42,44 @@ if [ ${#files[@]} -eq 0 ]; then
 	echo "1..1"; echo "not ok 1 - shell files found in $repo"; exit 1
 fi
 
-# Every file at once, each shellcheck writing its findings and status to
-# files of its own (named by the file's index); the report keeps the order.
-for i in "${!files[@]}"; do printf '%s\0%s\0' "$i" "${files[$i]}"; done |
-	xargs -0 -n 2 -P "$(nproc)" sh -c 'shellcheck -x -S warning -f gcc "$3" > "$1/$2" 2>&1; echo $? > "$1/$2.rc"' sh "$tmp"
+# A file found clean stands while it, the files it sources (its
+# "# shellcheck source=" lines, and theirs) and shellcheck are unchanged:
+# one changed scenario is one file to check.
+clean=${BUILD_DIR:-$repo/build}/reuse/shellcheck
+mkdir -p "$clean"
+version=$(shellcheck --version | sed -n 's/^version: //p')
+# sources FILE: FILE and what it sources, recursively, each once.
+sources() {
+	local f=$1 s
+	[[ " $seen " == *" $f "* ]] && return 0
+	seen+=" $f"
+	echo "$f"
+	for s in $(sed -n 's/^[[:space:]]*# shellcheck source=\([^ ]*\).*/\1/p' "$f"); do
+		[ -f "$s" ] && sources "$s"
+	done
+	return 0
+}
+keys=() todo=()
+for i in "${!files[@]}"; do
+	seen=""
+	keys[i]=$({ echo "$version"; sources "${files[$i]}" | xargs sha256sum; } | sha256sum | cut -c1-32)
+	[ -e "$clean/${keys[i]}" ] || todo+=("$i")
+done
+
+# Every file to check at once, each shellcheck writing its findings and
+# status to files of its own (named by the file's index); the report
+# keeps the order.
+for i in "${todo[@]}"; do printf '%s\0%s\0' "$i" "${files[$i]}"; done |
+	xargs -0 -r -n 2 -P "$(nproc)" sh -c 'shellcheck -x -S warning -f gcc "$3" > "$1/$2" 2>&1; echo $? > "$1/$2.rc"' sh "$tmp"
 
 echo "1..${#files[@]}"
+echo "# ${#todo[@]} files checked, $((${#files[@]} - ${#todo[@]})) unchanged since found clean"
 for i in "${!files[@]}"; do
 	n=$((n + 1))
-	if [ "$(cat "$tmp/$i.rc" 2>/dev/null)" = 0 ] && [ ! -s "$tmp/$i" ]; then echo "ok $n - shellcheck ${files[$i]}"
+	if [ -e "$clean/${keys[i]}" ]; then echo "ok $n - shellcheck ${files[$i]} # unchanged since clean"
+	elif [ "$(cat "$tmp/$i.rc" 2>/dev/null)" = 0 ] && [ ! -s "$tmp/$i" ]; then
+		echo "ok $n - shellcheck ${files[$i]}"
+		: > "$clean/${keys[i]}"
 	else echo "not ok $n - shellcheck ${files[$i]}"; sed 's/^/# /' "$tmp/$i" 2>/dev/null; failed=1; fi
 done
 exit $failed

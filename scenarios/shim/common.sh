@@ -7,30 +7,9 @@
 # shellcheck source=guest-rootfs/overlay/usr/local/lib/guest/rootfs.sh
 source "${GUEST_LIB:-/usr/local/lib/guest}/rootfs.sh"
 
-shim_n=0
-shim_failed=0
-
-ok() {	# ok CONDITION-RESULT TEXT...
-	local rc=$1; shift
-	shim_n=$((shim_n + 1))
-	if [ "$rc" -eq 0 ]; then
-		echo "ok $shim_n - $*"
-	else
-		echo "not ok $shim_n - $*"
-		shim_failed=1
-	fi
-}
-
-check() {	# check TEXT CMD...: ok if CMD succeeds
-	local what=$1; shift
-	local rc=0
-	"$@" >/dev/null 2>&1 || rc=$?
-	ok "$rc" "$what"
-}
-
-diag() {
-	sed 's/^/# /' <<<"$*"
-}
+# The scenarios' TAP helpers: ok, check, skip, diag, tap_done.
+# shellcheck source=guest-rootfs/overlay/usr/local/lib/guest/tap.sh
+source "${GUEST_LIB:-/usr/local/lib/guest}/tap.sh"
 
 # shim_rootfs [HELPER...]: a rootfs under /tmp with the scenario helpers
 # named and every scenario BPF object (guest_rootfs); prints its path.
@@ -67,8 +46,4 @@ wait_for() {
 # Probes BPF_TOKEN_CREATE with a bad fd (EBADF with tokens, EINVAL without).
 bpf_token_support() {
 	${SCENARIO_BIN:-/opt/scenarios/bin}/shim_probe token
-}
-
-shim_done() {
-	exit $shim_failed
 }

@@ -19,12 +19,14 @@ results=$results_dir/$kernel
 rm -rf "$results"
 manifest=$build_dir/rootfs/scenario-manifest
 [ -f "$manifest" ] || die "$manifest missing: run 'make rootfs'"
-if ! filter=$(runs_narrow "$k_runs" "$@"); then
+# not_booted: the row runs none of the scenarios selected.
+not_booted() {
 	say "$kernel: runs none of the scenarios selected (its row runs: $k_runs): not booted"
 	mkdir -p "$results"
 	echo "# guest: not booted: its row runs $k_runs, none of the scenarios selected" > "$results/tap"
 	exit 0
-fi
+}
+filter=$(runs_narrow "$k_runs" "$@") || not_booted
 
 # Each results folder keeps its own (a second matrix has one of its own).
 reuse_dir=$results_dir/.reuse
@@ -43,7 +45,7 @@ while IFS=$'\t' read -r id group _ key; do
 		to_run+=("$id")
 	fi
 done < "$manifest"
-[ $((${#reused[@]} + ${#to_run[@]})) -gt 0 ] || die "$kernel: $manifest has no scenario that $filter selects"
+[ $((${#reused[@]} + ${#to_run[@]})) -gt 0 ] || not_booted
 
 # assemble: the reused results after this boot's, with a line that says so.
 assemble() {
@@ -72,6 +74,8 @@ if [ ${#reused[@]} -gt 0 ]; then
 		if [ "${running[$group]}" -lt "${in_group[$group]}" ]; then words+=("$id")
 		elif [[ " ${words[*]} " != *" $group "* ]]; then words+=("$group"); fi
 	done
+	# The filter's "!" words still take out what a group would bring.
+	for word in ${filter//,/ }; do [[ $word != !* ]] || words+=("$word"); done
 	narrowed=$(IFS=,; echo "${words[*]}")
 	# The kernel's command line holds 2,048 bytes: a filter too long for
 	# it runs everything selected instead.

@@ -71,8 +71,8 @@ kernel_row() {
 			else printf -v "k_${_cols[_i]}" '%s' "${_f[_i]:-}"; fi
 		done
 		[ "$k_args" != - ] || k_args=
-		[[ $k_runs == all || $k_runs =~ ^[A-Za-z0-9][A-Za-z0-9_-]*(/[A-Za-z0-9][A-Za-z0-9_.-]*)?(,[A-Za-z0-9][A-Za-z0-9_-]*(/[A-Za-z0-9][A-Za-z0-9_.-]*)?)*$ ]] ||
-			die "$kernels_table: $1: runs '$k_runs' (all, or groups and GROUP/NAME joined by commas)"
+		[[ $k_runs =~ ^!?[A-Za-z0-9][A-Za-z0-9_-]*(/[A-Za-z0-9][A-Za-z0-9_.-]*)?(,!?[A-Za-z0-9][A-Za-z0-9_-]*(/[A-Za-z0-9][A-Za-z0-9_.-]*)?)*$ ]] ||
+			die "$kernels_table: $1: runs '$k_runs' (all, or groups and GROUP/NAME joined by commas, each but all with a leading ! to take it out)"
 		case $k_role in under-test | oracle | control) ;;
 		*) die "$kernels_table: $1: role '$k_role' (under-test, oracle or control)" ;; esac
 		[[ $k_scale =~ ^[1-9][0-9]*$ && $k_limit =~ ^[1-9][0-9]*$ ]] ||
@@ -128,26 +128,28 @@ matrix_kernels() {
 
 # runs_narrow RUNS [WORD...]: the filter a guest of that row runs, as
 # words joined by commas: the words given (make check's SCENARIOS=, all
-# when none) within the row's runs column. Fails when they share no
-# scenario.
+# when none) within the row's runs column, with the row's "!" words.
+# Fails when they share no scenario.
 runs_narrow() {
-	local _runs=$1 _want _word _out=()
+	local _runs=$1 _want _word _out=() _not=()
 	shift
-	if [ "$_runs" = all ]; then
-		(IFS=,; echo "$*")
-		return 0
-	fi
-	[ $# -gt 0 ] || set -- ""
-	for _want in "$@"; do
-		_want=${_want%/}
-		for _word in ${_runs//,/ }; do
-			# The narrower of two words of which one selects the other.
-			if scenario_selects "$_want" "$_word"; then _out+=("$_word")
-			elif scenario_selects "$_word" "$_want"; then _out+=("$_want"); fi
+	for _word in ${_runs//,/ }; do [[ $_word != !* ]] || _not+=("$_word"); done
+	_runs=$(for _word in ${_runs//,/ }; do [[ $_word == !* ]] || echo "$_word"; done | paste -sd ,)
+	if [ "${_runs:-all}" = all ]; then
+		_out=("$@")
+	else
+		[ $# -gt 0 ] || set -- ""
+		for _want in "$@"; do
+			_want=${_want%/}
+			for _word in ${_runs//,/ }; do
+				# The narrower of two words of which one selects the other.
+				if scenario_selects "$_want" "$_word"; then _out+=("$_word")
+				elif scenario_selects "$_word" "$_want"; then _out+=("$_want"); fi
+			done
 		done
-	done
-	[ ${#_out[@]} -gt 0 ] || return 1
-	printf '%s\n' "${_out[@]}" | awk '!seen[$0]++' | paste -sd ,
+		[ ${#_out[@]} -gt 0 ] || return 1
+	fi
+	printf '%s\n' "${_out[@]}" "${_not[@]}" | awk 'NF && !seen[$0]++' | paste -sd ,
 }
 
 # kernels_with ROLE: the default kernels of that role, in table order

@@ -46,8 +46,9 @@ check_word() {
 # The kernel table's runs column names scenarios too.
 for name in $(kernel_names); do
 	kernel_row "$name"
-	[ "$k_runs" = all ] && continue
-	for word in ${k_runs//,/ }; do check_word "${kernels_table#"$repo_root"/}: $name runs: " "$word"; done
+	for word in ${k_runs//,/ }; do
+		[ "$word" = all ] || check_word "${kernels_table#"$repo_root"/}: $name runs: " "${word#!}"
+	done
 done
 
 for want in "$@"; do

@@ -16,7 +16,7 @@ expect() {	# expect DESCRIPTION WANT GOT
 	if [ "$2" = "$3" ]; then echo "ok $n - $1"; else
 		echo "not ok $n - $1"; printf '#   want: %s\n#   got:  %s\n' "$2" "$3" | sed '2,$s/^/#   /'; failed=1; fi
 }
-echo "1..16"
+echo "1..18"
 
 # --- the manifest ---------------------------------------------------------
 mk() { mkdir -p "$tmp/s/${1%/*}"; printf '#!/bin/bash\n%s\n' "$2" > "$tmp/s/$1"; chmod +x "$tmp/s/$1"; }
@@ -43,6 +43,10 @@ expect "no filter selects every scenario" "g/10-a g/20-b h/10-c gg/10-d" "$(sel 
 expect "a group selects its scenarios, not another group's with a longer name" "g/10-a g/20-b" "$(sel g/)"
 expect "words joined by commas, a group and a scenario" "g/20-b h/10-c" "$(sel g/20-b,h)"
 expect "a row's runs narrowed by a filter: the narrower word" "g/20-b" "$(runs_narrow g g/20-b)"
+expect "a ! word takes out what it names, whatever else selects it" "g/10-a gg/10-d|h/10-c" \
+	"$(sel 'all,!g/20-b,!h')|$(sel 'h,!g')"
+expect "a row's ! words stay in the narrowed filter" "g,!g/20-b|!g/20-b" \
+	"$(runs_narrow 'all,!g/20-b' g)|$(runs_narrow 'all,!g/20-b')"
 
 # --- the TAP reader -------------------------------------------------------
 expect "top-level points: status, text, note; sub-streams and comments ignored" \

@@ -29,16 +29,22 @@ scenario_manifest() {
 }
 
 # scenario_selects FILTER ID: whether FILTER selects the scenario ID.
-# FILTER is words joined by commas (empty or "all": every scenario); a
-# word selects ID when it is ID, or ID's group (a trailing / allowed).
+# FILTER is words joined by commas; a word selects ID when it is ID, or
+# ID's group (a trailing / allowed); "all" selects every scenario, and so
+# does a filter without such words. A word "!WORD" takes out what WORD
+# selects.
 scenario_selects() {
-	local _word
-	case $1 in "" | all) return 0 ;; esac
+	local _word _in=0 _any=0
 	for _word in ${1//,/ }; do
-		_word=${_word%/}
-		case $2 in "$_word" | "$_word"/*) return 0 ;; esac
+		case $_word in
+		!*) _word=${_word#!}; _word=${_word%/}
+			case $2 in "$_word" | "$_word"/*) return 1 ;; esac ;;
+		all) _any=1; _in=1 ;;
+		*) _any=1; _word=${_word%/}
+			case $2 in "$_word" | "$_word"/*) _in=1 ;; esac ;;
+		esac
 	done
-	return 1
+	[ "$_in" -eq 1 ] || [ "$_any" -eq 0 ]
 }
 
 # tap_points [FILE]: the top-level test points of a TAP stream (indented

@@ -4,9 +4,10 @@
 # shellcheck shell=bash
 # shellcheck source=scenarios/shim/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../shim/common.sh"
+# shellcheck source=guest-rootfs/overlay/usr/local/lib/guest/oci.sh
+source "${GUEST_LIB:-/usr/local/lib/guest}/oci.sh"
 
 OCI_PREFIX=invalid.shim.bpffs.
-OCI_SHIM=${OCI_SHIM:-/usr/bin/shim}
 # shellcheck disable=SC2034 # used by the scenarios
 OCI_ALL="\"${OCI_PREFIX}delegate_cmds\": \"map_create:prog_load:btf_load\",
 	\"${OCI_PREFIX}delegate_maps\": \"array\",
@@ -32,49 +33,13 @@ oci_policy() {
 # CAP_BPF and CAP_NET_ADMIN, and no seccomp filter: bpf(2) is allowed, the
 # kernel decides.
 oci_bundle() {
-	local dir=$1 rootfs=$2 policy=$3 ann=$4 userns=$5; shift 5
-	local args="" a caps maps="" nsuser=""
-	for a in "$@"; do
-		a=${a//\\/\\\\}; a=${a//\"/\\\"}	# JSON string escapes
-		args+="${args:+, }\"$a\""
-	done
-	caps='"CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_NET_ADMIN", "CAP_BPF"'
-	if [ "$userns" = yes ]; then
-		nsuser=', {"type": "user"}'
-		maps='"uidMappings": [{"containerID": 0, "hostID": 100000, "size": 65536}],
-		"gidMappings": [{"containerID": 0, "hostID": 100000, "size": 65536}],'
-	fi
+	local dir=$1 rootfs=$2 policy=$3 ann=$4 userns=$5 opts=(); shift 5
+	[ "$userns" != yes ] || opts+=(--userns 100000)
+	[ -z "${OCI_ENV:-}" ] || opts+=(--env "$OCI_ENV")
 	mkdir -p "$dir"
-	cat > "$dir/config.json" <<-EOF_CONFIG
-	{
-	  "ociVersion": "1.0.2",
-	  "process": {
-	    "terminal": false,
-	    "user": {"uid": 0, "gid": 0},
-	    "args": [$args],
-	    "env": ["PATH=/bin:/opt/bin"${OCI_ENV:+, \"$OCI_ENV\"}],
-	    "cwd": "/",
-	    "capabilities": {"bounding": [$caps], "effective": [$caps], "permitted": [$caps]},
-	    "noNewPrivileges": true
-	  },
-	  "root": {"path": "$rootfs", "readonly": false},
-	  "hostname": "oci",
-	  "mounts": [
-	    {"destination": "/proc", "type": "proc", "source": "proc"},
-	    {"destination": "/dev", "type": "tmpfs", "source": "tmpfs", "options": ["nosuid", "strictatime", "mode=755", "size=65536k"]},
-	    {"destination": "/sys", "type": "sysfs", "source": "sysfs", "options": ["nosuid", "noexec", "nodev", "ro"]},
-	    {"destination": "/tmp", "type": "tmpfs", "source": "tmpfs", "options": ["nosuid", "nodev"]}
-	  ],
-	  "annotations": {$ann},
-	  "hooks": {"createRuntime": [{"path": "$OCI_SHIM", "args": ["shim", "hook", "bpffs", "--policy", "$policy"], "timeout": 30}]},
-	  "linux": {
-	    $maps
-	    "namespaces": [{"type": "pid"}, {"type": "network"}, {"type": "ipc"}, {"type": "uts"}, {"type": "mount"}$nsuser],
-	    "maskedPaths": ["/proc/kcore", "/sys/firmware"],
-	    "readonlyPaths": ["/proc/sys", "/proc/sysrq-trigger"]
-	  }
-	}
-	EOF_CONFIG
+	oci_config --root "$rootfs" --sysfs --tmp --masked "${opts[@]}" --annotations "$ann" --hook "$policy" \
+		--caps "CAP_CHOWN CAP_DAC_OVERRIDE CAP_FOWNER CAP_SETUID CAP_SETGID CAP_KILL CAP_NET_ADMIN CAP_BPF" \
+		-- "$@" > "$dir/config.json"
 }
 
 # oci_host_state: the host side a container must not leave behind:

@@ -148,7 +148,7 @@ fuzz: deps
 #   install-bpf-tools  the series' libbpf.so.1 and bpftool under a prefix of
 #                      their own (/opt/bpf-token, BPF_TOOLS_PREFIX=), so that
 #                      Debian's libbpf1 and bpftool stay what every other
-#                      program gets (README.md, "Tokens from Debian 12"); they
+#                      program gets (docs/bpf-token-tools.md); they
 #                      are built from the patched kernel tree, which this
 #                      unpacks and patches first when it is not there
 # make install runs both; make deb packages both.  uninstall-* remove what

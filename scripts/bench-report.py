@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 
-# What each benchmark measures, its unit, and its goal (README's wording).
+# What each benchmark measures and its unit (docs/performance.md's wording).
 META = {
     "start": ("container start, /bin/true", "s"),
     "start-cpu": ("runtime's own CPU per start", "s"),
@@ -32,8 +32,9 @@ META = {
     "threads-cpu-per-thread": ("supervisor CPU per task (the shim's less its setup)", "s"),
 }
 
-# The supervision goals (issue 21, README "Goals"): each ratio's name
-# pattern, the bound it must stay within, and the wording.
+# The supervision goals (issue 21; docs/performance.md, "Against the
+# goals"): each ratio's name pattern, the bound it must stay within, and
+# the wording.
 GOALS = [
     ("threads-latency", " p99/waitpid p99", 2.0, "p99 exit to event within 2x the waitpid baseline"),
     ("threads-cpu-per-thread", "/waitpid", 2.0, "CPU per task within 2x the waitpid baseline"),
@@ -74,7 +75,7 @@ def parse(path, tag=None):
 
 
 def ratios(bench, variants):
-    """Each variant against the reference points the README's goals use."""
+    """Each variant against the reference points the goals use (docs/performance.md)."""
     base = {"start": ["unshare", "runc"], "start-cpu": ["runc"],
             "bpf-prog_load_demo": ["privileged"], "bpf-prog_load_1k": ["privileged"],
             "bpf-map_create": ["privileged"]}.get(bench, [])

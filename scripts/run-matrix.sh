@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Boot every kernel of the matrix (scripts/kernels.tsv) and run the
-# scenarios, every guest at once: build/results/KERNEL/tap. It judges
-# nothing: scripts/tally.sh, the next step, reads those results by each
-# kernel's role, with the other steps' TAP streams, and prints the count.
+# scenarios, every guest at once (at most two per core, MATRIX_JOBS):
+# build/results/KERNEL/tap. It judges nothing: scripts/tally.sh, the
+# next step, reads those results by each kernel's role, with the other
+# steps' TAP streams, and prints the count.
 # Usage: run-matrix.sh [SCENARIO...]   (KERNELS="patched reference", KERNEL_DEBUG=1; default: the table's)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh

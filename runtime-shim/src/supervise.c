@@ -54,12 +54,8 @@ static bool dispatch(const struct shim_supervisor *s, struct shim_threads *t,
 			forward(s, tty);
 		else if (tag == SHIM_LOOP_TTY_IN || tag == SHIM_LOOP_TTY_PTY)
 			shim_tty_event(tty, tag, evs[i].events);
-		else if (tag == SHIM_LOOP_THREAD && t)
-			shim_threads_exited(t, (pid_t)(evs[i].data.u64 & 0xffffffffu));
-		else if (tag == SHIM_LOOP_CONNECTOR && t)
-			shim_threads_connector(t);
-		else if (tag == SHIM_LOOP_TASKWATCH && t)
-			shim_threads_taskwatch(t);
+		else if (t)
+			shim_threads_readable(t, tag, (uint32_t)evs[i].data.u64);
 	}
 	if (t)
 		shim_threads_flush(t);

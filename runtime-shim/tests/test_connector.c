@@ -8,7 +8,7 @@
 
 #include "testutil.h"
 
-#include "threads.h"
+#include "threads_connector.h"
 
 /* A datagram under construction: netlink messages one after the other. */
 struct dgram {

@@ -7,9 +7,10 @@
  *   executes requests sent by the privileged parent over a unix socket and
  *   answers with {rc, errno, text}. File descriptors travel with
  *   SCM_RIGHTS in both directions.
- * - The container manager flow of ARCHITECTURE.md: the child calls
- *   fsopen("bpf") and passes the fd up, the parent sets delegate_* and
- *   runs FSCONFIG_CMD_CREATE, the child runs fsmount + move_mount.
+ * - A container manager's delegation of a BPF FS: the child calls
+ *   fsopen("bpf") in its user namespace and passes the fd up, the parent
+ *   sets delegate_* and runs FSCONFIG_CMD_CREATE, the child runs
+ *   fsmount + move_mount.
  *
  * Every helper starts with tk_require_tokens(), which skips the whole
  * scenario when the kernel lacks BPF_TOKEN_CREATE (stock 6.1).

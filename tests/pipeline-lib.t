@@ -16,7 +16,7 @@ expect() {	# expect DESCRIPTION WANT GOT
 	if [ "$2" = "$3" ]; then echo "ok $n - $1"; else
 		echo "not ok $n - $1"; printf '#   want: %s\n#   got:  %s\n' "$2" "$3" | sed '2,$s/^/#   /'; failed=1; fi
 }
-echo "1..18"
+echo "1..17"
 
 # --- the manifest ---------------------------------------------------------
 mk() { mkdir -p "$tmp/s/${1%/*}"; printf '#!/bin/bash\n%s\n' "$2" > "$tmp/s/$1"; chmod +x "$tmp/s/$1"; }

@@ -6,6 +6,7 @@
 #include "bpffs.h"
 #include "caps.h"
 #include "cli.h"
+#include "idblock.h"
 #include "idmap.h"
 #include "delegate.h"
 #include "opts.h"
@@ -171,6 +172,21 @@ void shim_usage(FILE *out)
 	      out);
 }
 
+int shim_parse_userns(const char *v, uint32_t *size, struct shim_err *err)
+{
+	const char *p;
+
+	if (strcmp(v, "auto") == 0) {
+		*size = SHIM_IDBLOCK_SIZE;
+		return 0;
+	}
+	p = v + strlen("auto:size=");
+	if (strncmp(v, "auto:size=", strlen("auto:size=")) != 0 ||
+	    shim_parse_u32(p, &p, size) || *p != '\0' || *size == 0)
+		return shim_fail(err, 0, "--userns: \"%s\" is not auto or auto:size=N (N at least 1)", v);
+	return 0;
+}
+
 static bool idmaps_overlap(const struct shim_idmaps *maps, bool outside)
 {
 	for (size_t i = 0; i < maps->n; i++)
@@ -200,7 +216,7 @@ enum shim_opt_id {
 	OPT_HELP, OPT_TTY, OPT_ALLOW_SETGROUPS, OPT_NO_PIVOT, OPT_WATCH_THREADS,
 	OPT_VERBOSE, OPT_ROOTFS, OPT_HOSTNAME, OPT_ENV, OPT_CWD, OPT_NET,
 	OPT_UID_MAP, OPT_GID_MAP, OPT_SECCOMP, OPT_BPF_MOUNT, OPT_EVENTS,
-	OPT_CAP_ADD, OPT_CAP_DROP,
+	OPT_CAP_ADD, OPT_CAP_DROP, OPT_USERNS,
 	OPT_DELEGATE,	/* + SHIM_DELEG_*: names from shim_deleg_flag() */
 };
 
@@ -223,6 +239,7 @@ static const struct shim_opt run_opts[] = {
 	{ "--events", NULL, true, OPT_EVENTS },
 	{ "--cap-add", NULL, true, OPT_CAP_ADD },
 	{ "--cap-drop", NULL, true, OPT_CAP_DROP },
+	{ "--userns", NULL, true, OPT_USERNS },
 	/* In SHIM_DELEG_* order, as shim_deleg_flag() names them. */
 	{ "--bpf-delegate-cmds", NULL, true, OPT_DELEGATE + SHIM_DELEG_CMDS },
 	{ "--bpf-delegate-maps", NULL, true, OPT_DELEGATE + SHIM_DELEG_MAPS },
@@ -327,6 +344,10 @@ static int parse_run(int argc, char *const argv[], int i,
 			if (shim_caps_parse("--cap-drop", v, &cfg->cap_drop, err))
 				return -1;
 			break;
+		case OPT_USERNS:
+			if (shim_parse_userns(v, &cfg->userns_size, err))
+				return -1;
+			break;
 		default:	/* OPT_DELEGATE + kind */
 			if (shim_delegate_syntax_check(id - OPT_DELEGATE, v,
 						       shim_deleg_flag(id - OPT_DELEGATE), err))
@@ -345,6 +366,14 @@ static int parse_run(int argc, char *const argv[], int i,
 		return shim_fail(err, 0, "--uid-map: ranges overlap");
 	if (idmaps_overlap(&cfg->gid_map, false) || idmaps_overlap(&cfg->gid_map, true))
 		return shim_fail(err, 0, "--gid-map: ranges overlap");
+	if (cfg->userns_size && (cfg->uid_map.n || cfg->gid_map.n))
+		return shim_fail(err, 0, "--userns and --uid-map/--gid-map: give one or the other");
+	if (!cfg->uid_map.n != !cfg->gid_map.n)
+		return shim_fail(err, 0, "%s without %s: give both, or neither for a block of "
+				 "host IDs of the container's own", cfg->uid_map.n ? "--uid-map" : "--gid-map",
+				 cfg->uid_map.n ? "--gid-map" : "--uid-map");
+	if (!cfg->userns_size)
+		cfg->userns_size = SHIM_IDBLOCK_SIZE;
 	if (cfg->bpf_mount && !shim_config_delegates(cfg))
 		return shim_fail(err, 0, "--bpf-mount needs at least one --bpf-delegate-* option");
 	if (cfg->watch_threads && !cfg->events_file)

@@ -38,7 +38,7 @@ GUEST_ROOTFS_DIR=/tmp/.shim-private
 guest_rootfs() {
 	local bin=$1 bpf=$2 dir helper lib
 	shift 2
-	mkdir -p -m 0700 "$GUEST_ROOTFS_DIR"
+	mkdir -m 0700 "$GUEST_ROOTFS_DIR" 2>/dev/null || [ -d "$GUEST_ROOTFS_DIR" ]
 	dir=$(mktemp -d "$GUEST_ROOTFS_DIR/shim-rootfs.XXXXXX")
 	chmod 755 "$dir"
 	mkdir -p "$dir"/{proc,sys,dev,tmp,etc,root,opt/bin,opt/bpf}

@@ -118,6 +118,8 @@ static int by_gid(const void *a, const void *b)
 /* Do two blocks of t share a host uid or gid?  t is sorted in place. */
 static bool overlapping(struct shim_idblock_table *t)
 {
+	if (t->n < 2)
+		return false;
 	qsort(t->e, t->n, sizeof(*t->e), by_gid);
 	for (size_t i = 1; i < t->n; i++)
 		if ((uint64_t)t->e[i - 1].gid + t->e[i - 1].count > t->e[i].gid)
@@ -509,7 +511,8 @@ int shim_idblock_list(const struct shim_idblock_paths *p, struct shim_idblock_ta
 	if (lock < 0 || load_state(p, t, err))
 		return -1;
 	drop_dead(t);
-	qsort(t->e, t->n, sizeof(*t->e), by_uid);
+	if (t->n > 1)
+		qsort(t->e, t->n, sizeof(*t->e), by_uid);
 	return 0;
 }
 

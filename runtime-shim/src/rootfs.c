@@ -37,10 +37,13 @@ void shim_rootfs_warning(const struct shim_config *cfg, const char *rootfs,
 			 uint32_t owner, const char *why, struct shim_err *warn)
 {
 	uint32_t uid = 0, gid = 0;
+	char hider[PATH_MAX];
+	bool hidden = false;
 
 	/* The host IDs the container's init runs as (container.c: become_root). */
 	shim_idmap_to_host(&cfg->uid_map, shim_idmap_root(&cfg->uid_map), &uid);
 	shim_idmap_to_host(&cfg->gid_map, shim_idmap_root(&cfg->gid_map), &gid);
+	shim_rootfs_hidden_by(rootfs, &hidden, hider, sizeof(hider));
 	shim_fail(warn, 0,
 		  "warning: the rootfs %s belongs to host uid %u, not to the container's root "
 		  "(host uid %u), %s%s; it stays read-only for the container's root. "
@@ -49,6 +52,11 @@ void shim_rootfs_warning(const struct shim_config *cfg, const char *rootfs,
 		  why ? "and cannot be mounted idmapped: " :
 			"and the container's ID maps do not include it even idmapped",
 		  why ? why : "", uid, gid, rootfs);
+	/* The chown alone would lead to the refusal of a reachable rootfs of the container's. */
+	if (!hidden)
+		shim_fail_note(warn, "then let only root cross a directory above it, as runc's "
+			       "and podman's storage: a rootfs of the container's that other users "
+			       "can reach is refused");
 }
 
 /* A detached copy of rootfs, idmapped with userns_fd and private; why says what failed. */

@@ -6,6 +6,7 @@
 #include "bpffs.h"
 #include "caps.h"
 #include "cli.h"
+#include "idblock.h"
 #include "idmap.h"
 #include "delegate.h"
 #include "opts.h"
@@ -14,6 +15,7 @@ void shim_usage(FILE *out)
 {
 	fputs(
 "Usage: shim run [OPTIONS] --rootfs DIR [--] CMD [ARGS...]\n"
+"  or:  shim ps                            (running containers, their host IDs)\n"
 "  or:  shim hook bpffs [--policy FILE]    (an OCI createRuntime hook)\n"
 "  or:  shim seccomp-profile [--bpf]       (the default seccomp filter, OCI JSON)\n"
 "  or:  shim bpf-needs [--format F] OBJ... (the delegation BPF objects need)\n"
@@ -40,14 +42,22 @@ void shim_usage(FILE *out)
 "                         own, without a controlling terminal\n"
 "  --net none|host        none: a new network namespace with only loopback,\n"
 "                         which is up (default); host: share the host's network\n"
+"  --userns auto[:size=N] the container's IDs 0..N-1 map to a block of N host\n"
+"                         IDs of its own (default: auto, N 65536), as podman's\n"
+"                         --userns=auto: the blocks of the line\n"
+"                         \"containers:START:COUNT\" of /etc/subuid and\n"
+"                         /etc/subgid (without root, your user's line), one\n"
+"                         for each running container, given back when it\n"
+"                         ends (shim ps lists them).  A rootfs owned by an ID\n"
+"                         of the range runs with the block that holds it, one\n"
+"                         container at a time; any other gets a free block\n"
 "  --uid-map IN:OUT:COUNT map container UIDs IN.. to host UIDs OUT..\n"
-"                         (repeatable).  Default: 0:START:COUNT from the line\n"
-"                         \"containers:START:COUNT\" of /etc/subuid (COUNT at\n"
-"                         most 65536), the user podman's --userns=auto uses,\n"
-"                         never a login user's range; without that line, give\n"
-"                         the maps.  A range that includes your own ID is\n"
-"                         refused, but your ID alone (COUNT 1)\n"
-"  --gid-map IN:OUT:COUNT the same for GIDs (default from /etc/subgid)\n"
+"                         (repeatable), instead of a block: the maps given\n"
+"                         apply as they are, shared with any other container\n"
+"                         given them.  Needs --gid-map too.  A range that\n"
+"                         includes your own ID is refused, but your ID alone\n"
+"                         (COUNT 1)\n"
+"  --gid-map IN:OUT:COUNT the same for GIDs\n"
 "  --allow-setgroups      let setgroups(2) work in the container (apt, su,\n"
 "                         sshd need it); root only.  Default: denied.  Either\n"
 "                         way the container starts with no supplementary\n"
@@ -129,8 +139,10 @@ void shim_usage(FILE *out)
 "                         has the fields).\n"
 "                         FILE is appended to, never truncated; no symlink is\n"
 "                         followed in any component of its path, and only a\n"
-"                         regular file or a FIFO is taken (a device is never\n"
-"                         opened)\n"
+"                         FIFO, or a regular file of a file system that\n"
+"                         stores data (ext4, xfs, btrfs, tmpfs, overlayfs,\n"
+"                         ...: never procfs, sysfs or the like), is taken (a\n"
+"                         device is never opened)\n"
 "  --watch-threads        follow every task of the container (threads, child\n"
 "                         processes and theirs) and report each one's exit as\n"
 "                         a thread-exit event; needs --events FILE, and root:\n"
@@ -171,6 +183,21 @@ void shim_usage(FILE *out)
 	      out);
 }
 
+int shim_parse_userns(const char *v, uint32_t *size, struct shim_err *err)
+{
+	const char *p;
+
+	if (strcmp(v, "auto") == 0) {
+		*size = SHIM_IDBLOCK_SIZE;
+		return 0;
+	}
+	p = v + strlen("auto:size=");
+	if (strncmp(v, "auto:size=", strlen("auto:size=")) != 0 ||
+	    shim_parse_u32(p, &p, size) || *p != '\0' || *size == 0)
+		return shim_fail(err, 0, "--userns: \"%s\" is not auto or auto:size=N (N at least 1)", v);
+	return 0;
+}
+
 static bool idmaps_overlap(const struct shim_idmaps *maps, bool outside)
 {
 	for (size_t i = 0; i < maps->n; i++)
@@ -200,7 +227,7 @@ enum shim_opt_id {
 	OPT_HELP, OPT_TTY, OPT_ALLOW_SETGROUPS, OPT_NO_PIVOT, OPT_WATCH_THREADS,
 	OPT_VERBOSE, OPT_ROOTFS, OPT_HOSTNAME, OPT_ENV, OPT_CWD, OPT_NET,
 	OPT_UID_MAP, OPT_GID_MAP, OPT_SECCOMP, OPT_BPF_MOUNT, OPT_EVENTS,
-	OPT_CAP_ADD, OPT_CAP_DROP,
+	OPT_CAP_ADD, OPT_CAP_DROP, OPT_USERNS,
 	OPT_DELEGATE,	/* + SHIM_DELEG_*: names from shim_deleg_flag() */
 };
 
@@ -223,6 +250,7 @@ static const struct shim_opt run_opts[] = {
 	{ "--events", NULL, true, OPT_EVENTS },
 	{ "--cap-add", NULL, true, OPT_CAP_ADD },
 	{ "--cap-drop", NULL, true, OPT_CAP_DROP },
+	{ "--userns", NULL, true, OPT_USERNS },
 	/* In SHIM_DELEG_* order, as shim_deleg_flag() names them. */
 	{ "--bpf-delegate-cmds", NULL, true, OPT_DELEGATE + SHIM_DELEG_CMDS },
 	{ "--bpf-delegate-maps", NULL, true, OPT_DELEGATE + SHIM_DELEG_MAPS },
@@ -327,6 +355,10 @@ static int parse_run(int argc, char *const argv[], int i,
 			if (shim_caps_parse("--cap-drop", v, &cfg->cap_drop, err))
 				return -1;
 			break;
+		case OPT_USERNS:
+			if (shim_parse_userns(v, &cfg->userns_size, err))
+				return -1;
+			break;
 		default:	/* OPT_DELEGATE + kind */
 			if (shim_delegate_syntax_check(id - OPT_DELEGATE, v,
 						       shim_deleg_flag(id - OPT_DELEGATE), err))
@@ -345,6 +377,14 @@ static int parse_run(int argc, char *const argv[], int i,
 		return shim_fail(err, 0, "--uid-map: ranges overlap");
 	if (idmaps_overlap(&cfg->gid_map, false) || idmaps_overlap(&cfg->gid_map, true))
 		return shim_fail(err, 0, "--gid-map: ranges overlap");
+	if (cfg->userns_size && (cfg->uid_map.n || cfg->gid_map.n))
+		return shim_fail(err, 0, "--userns and --uid-map/--gid-map: give one or the other");
+	if (!cfg->uid_map.n != !cfg->gid_map.n)
+		return shim_fail(err, 0, "%s without %s: give both, or neither for a block of "
+				 "host IDs of the container's own", cfg->uid_map.n ? "--uid-map" : "--gid-map",
+				 cfg->uid_map.n ? "--gid-map" : "--uid-map");
+	if (!cfg->userns_size)
+		cfg->userns_size = SHIM_IDBLOCK_SIZE;
 	if (cfg->bpf_mount && !shim_config_delegates(cfg))
 		return shim_fail(err, 0, "--bpf-mount needs at least one --bpf-delegate-* option");
 	if (cfg->watch_threads && !cfg->events_file)

@@ -11,7 +11,9 @@
 int shim_parse_run(int argc, char *const argv[], struct shim_config *cfg,
 		   struct shim_err *err);
 void shim_usage(FILE *out);
+/* --userns auto or auto:size=N: the IDs of the container's block. */
+int shim_parse_userns(const char *v, uint32_t *size, struct shim_err *err);
 /* Every command of the shim, for messages: main.c dispatches each. */
-#define SHIM_COMMANDS "run, hook, seccomp-profile, bpf-needs, help, version"
+#define SHIM_COMMANDS "run, ps, hook, seccomp-profile, bpf-needs, help, version"
 
 #endif

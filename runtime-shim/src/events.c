@@ -6,7 +6,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <time.h>
 
 #include "events.h"
@@ -23,6 +25,56 @@ static int open_no_symlinks(const char *path, int flags, mode_t mode)
 	};
 
 	return sys_openat2(AT_FDCWD, path, &how);
+}
+
+/*
+ * File systems whose regular files only store data.  A file of procfs,
+ * sysfs, cgroupfs, debugfs, tracefs, securityfs, configfs, binfmt_misc,
+ * efivarfs, pstore or the BPF FS is a knob of the kernel: a write there
+ * (root's, at that) sets a sysctl or a host name.  Anything not named is
+ * refused, so a new kernel file system is not taken for a data one.
+ */
+static const struct {
+	unsigned long magic;
+	const char *name;
+} data_fs[] = {
+	{ EXT4_SUPER_MAGIC, "ext2/3/4" },
+	{ XFS_SUPER_MAGIC, "xfs" },
+	{ BTRFS_SUPER_MAGIC, "btrfs" },
+	{ TMPFS_MAGIC, "tmpfs" },
+	{ OVERLAYFS_SUPER_MAGIC, "overlayfs" },
+	{ F2FS_SUPER_MAGIC, "f2fs" },
+	{ NFS_SUPER_MAGIC, "nfs" },
+	{ 0x2fc12fc1, "zfs" },
+	{ 0xca451a4e, "bcachefs" },
+	{ REISERFS_SUPER_MAGIC, "reiserfs" },
+	{ MSDOS_SUPER_MAGIC, "vfat" },
+	{ 0x2011bab0, "exfat" },
+};
+
+/* 0 when fd is a FIFO or a regular file of a data file system. */
+static int events_target_check(int fd, const char *path, struct shim_err *err)
+{
+	struct statfs sfs;
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return shim_fail(err, errno, "--events %s: stat", path);
+	if (S_ISFIFO(st.st_mode))
+		return 0;
+	if (!S_ISREG(st.st_mode))
+		return shim_fail(err, EINVAL, "--events %s: not a regular file or a FIFO", path);
+	if (fstatfs(fd, &sfs) < 0)
+		return shim_fail(err, errno, "--events %s: statfs", path);
+	for (size_t i = 0; i < ARRAY_SIZE(data_fs); i++)
+		if ((unsigned long)sfs.f_type == data_fs[i].magic)
+			return 0;
+	return shim_fail(err, EINVAL, "--events %s: a file of a file system of type 0x%lx, "
+			 "which is not one that stores data (ext4, xfs, btrfs, tmpfs, overlayfs, "
+			 "f2fs, nfs, zfs, bcachefs, reiserfs, vfat, exfat): a file of procfs, sysfs "
+			 "and their like is a setting of the kernel", path,
+			 (unsigned long)sfs.f_type),
+	       shim_fail_note(err, "name a file on a data file system, or a FIFO");
 }
 
 static int events_open_error(const char *path, struct shim_err *err)
@@ -42,7 +94,6 @@ int shim_events_open(const char *path, struct shim_err *err)
 	cleanup_fd int at = -1;
 	cleanup_fd int fd = -1;
 	char reopen[64];
-	struct stat st;
 
 	/*
 	 * The shim often runs as root on a path a user named: no symlink is
@@ -56,11 +107,8 @@ int shim_events_open(const char *path, struct shim_err *err)
 	for (int tries = 0; fd < 0; tries++) {
 		at = open_no_symlinks(path, O_PATH, 0);
 		if (at >= 0) {
-			if (fstat(at, &st) < 0)
-				return shim_fail(err, errno, "--events %s: stat", path);
-			if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
-				return shim_fail(err, EINVAL,
-						 "--events %s: not a regular file or a FIFO", path);
+			if (events_target_check(at, path, err))
+				return -1;
 			/* The inode just checked, not the path again. */
 			snprintf(reopen, sizeof(reopen), "/proc/self/fd/%d", at);
 			fd = open(reopen, O_WRONLY | O_APPEND | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
@@ -75,6 +123,11 @@ int shim_events_open(const char *path, struct shim_err *err)
 		/* Made by someone else meanwhile: check what it is, once more. */
 		if (fd < 0 && (errno != EEXIST || tries > 0))
 			return events_open_error(path, err);
+		/* Made here, empty: where no data file system would take it, it goes again. */
+		if (fd >= 0 && events_target_check(fd, path, err)) {
+			unlink(path);
+			return -1;
+		}
 	}
 	if (fcntl(fd, F_SETFL, O_APPEND) < 0)
 		return shim_fail(err, errno, "--events %s: fcntl", path);

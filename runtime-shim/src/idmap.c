@@ -61,8 +61,8 @@ int shim_format_idmaps(const struct shim_idmaps *maps, char *buf, size_t len)
 	return (int)off;
 }
 
-int shim_subid_range(const char *path, const char *user, struct shim_idmap *out,
-		     struct shim_err *err)
+int shim_subid_span(const char *path, const char *user, struct shim_idmap *out,
+		    struct shim_err *err)
 {
 	cleanup_file FILE *f = fopen(path, "re");
 	size_t ulen = strlen(user);
@@ -82,13 +82,21 @@ int shim_subid_range(const char *path, const char *user, struct shim_idmap *out,
 			return shim_fail(err, EINVAL, "%s: bad line for %s: %.*s", path, user,
 					 (int)strcspn(line, "\n"), line);
 		out->inside = 0;
-		if (out->count > SHIM_DEFAULT_IDMAP_COUNT)
-			out->count = SHIM_DEFAULT_IDMAP_COUNT;
 		if ((uint64_t)out->outside + out->count - 1 > UINT32_MAX - 1)
 			return shim_fail(err, EINVAL, "%s: range of %s exceeds 4294967294", path, user);
 		return 0;
 	}
 	return shim_fail(err, ENOENT, "%s has no range for user %s", path, user);
+}
+
+int shim_subid_range(const char *path, const char *user, struct shim_idmap *out,
+		     struct shim_err *err)
+{
+	if (shim_subid_span(path, user, out, err))
+		return -1;
+	if (out->count > SHIM_DEFAULT_IDMAP_COUNT)
+		out->count = SHIM_DEFAULT_IDMAP_COUNT;
+	return 0;
 }
 
 int shim_idmaps_default(struct shim_config *cfg, const char *subuid,

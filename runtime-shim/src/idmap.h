@@ -13,6 +13,9 @@
 /* A decimal uint32 at s: *end after it.  0, or -1 (no digit, overflow). */
 int shim_parse_u32(const char *s, const char **end, uint32_t *out);
 
+/* The whole range of user in a subuid/subgid file (its first line), inside 0. */
+int shim_subid_span(const char *path, const char *user, struct shim_idmap *out,
+		    struct shim_err *err);
 /* The range of user in a subuid/subgid file, inside 0, at most SHIM_DEFAULT_IDMAP_COUNT. */
 int shim_subid_range(const char *path, const char *user, struct shim_idmap *out,
 		     struct shim_err *err);

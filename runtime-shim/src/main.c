@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "hook.h"
+#include "idblock.h"
 #include "needs.h"
 #include "run.h"
 #include "seccomp.h"
@@ -32,6 +33,7 @@ static const struct {
 	bool sealed;
 } commands[] = {
 	{ "run", shim_run_main, true },
+	{ "ps", shim_ps_main, false },
 	{ "hook", shim_hook_main, false },
 	{ "seccomp-profile", shim_seccomp_profile_main, false },
 	{ "bpf-needs", shim_bpf_needs_main, false },

@@ -346,15 +346,18 @@ int shim_needs_check_elf(const void *data, size_t size, struct shim_err *err)
 }
 
 /* The helper calls of some instructions (calls to subprograms and kfuncs aside). */
-static void scan_helpers(struct shim_needs *n, const struct bpf_insn *insn, size_t cnt,
-			 const char *who)
+/* insns may lie at any offset of a file: each one is copied out, never read in place. */
+static void scan_helpers(struct shim_needs *n, const void *insns, size_t cnt, const char *who)
 {
 	for (size_t i = 0; i < cnt; i++) {
-		if (insn[i].code != (BPF_JMP | BPF_CALL) || insn[i].src_reg != 0)
+		struct bpf_insn insn;
+
+		memcpy(&insn, (const char *)insns + i * sizeof(insn), sizeof(insn));
+		if (insn.code != (BPF_JMP | BPF_CALL) || insn.src_reg != 0)
 			continue;
-		if (helper_needs_perfmon(insn[i].imm))
+		if (helper_needs_perfmon(insn.imm))
 			need_cap(n, SHIM_CAP_PERFMON, "%s calls helper %d, offered with CAP_PERFMON only",
-				 who, insn[i].imm);
+				 who, insn.imm);
 	}
 }
 
@@ -388,9 +391,18 @@ static void scan_text_section(struct shim_needs *n, const void *data, const char
 		    strcmp(name, ".text") != 0 || sh.sh_type != SHT_PROGBITS)
 			continue;
 		snprintf(who, sizeof(who), "%s: a subprogram in .text", obj);
-		scan_helpers(n, (const struct bpf_insn *)((const char *)data + sh.sh_offset),
+		scan_helpers(n, (const char *)data + sh.sh_offset,
 			     sh.sh_size / sizeof(struct bpf_insn), who);
 	}
+}
+
+int shim_needs_scan_elf(const void *data, size_t size, struct shim_needs *n, const char *obj,
+			struct shim_err *err)
+{
+	if (shim_needs_check_elf(data, size, err))
+		return -1;
+	scan_text_section(n, data, obj);
+	return 0;
 }
 
 static void add_map(struct shim_needs *n, const struct bpf_map *map, const char *obj,
@@ -511,7 +523,7 @@ int shim_needs_add_object(const char *path, struct shim_needs *n, struct shim_er
 	file.addr = mmap(NULL, file.len, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (file.addr == MAP_FAILED)
 		return shim_fail(err, errno, "%s: mmap", path);
-	if (shim_needs_check_elf(file.addr, file.len, err))
+	if (shim_needs_scan_elf(file.addr, file.len, n, obj, err))
 		return shim_fail_wrap(err, "%s", path);
 
 	libbpf_set_print(libbpf_warnings);
@@ -522,7 +534,6 @@ int shim_needs_add_object(const char *path, struct shim_needs *n, struct shim_er
 
 	add_programs(n, o, obj);
 	add_maps(n, o, obj);
-	scan_text_section(n, file.addr, obj);
 	if (bpf_object__btf(o))
 		need(n, SHIM_DELEG_CMDS, BPF_BTF_LOAD,
 		     "%s: its BTF (.BTF), which libbpf leaves out when it cannot load it", obj);

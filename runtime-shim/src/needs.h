@@ -49,6 +49,14 @@ const char *shim_needs_format_name(int format);
  */
 int shim_needs_check_elf(const void *data, size_t size, struct shim_err *err);
 
+/*
+ * The shim's own reading of an object's bytes, before and beside
+ * libbpf's: shim_needs_check_elf, then the helper calls of its .text
+ * subprograms added to needs (obj names it).  0, or -1 with err set.
+ */
+int shim_needs_scan_elf(const void *data, size_t size, struct shim_needs *needs,
+			const char *obj, struct shim_err *err);
+
 /* Add what loading the object at path needs.  0, or -1 with err set. */
 int shim_needs_add_object(const char *path, struct shim_needs *needs,
 			  struct shim_err *err);

@@ -37,10 +37,13 @@ void shim_rootfs_warning(const struct shim_config *cfg, const char *rootfs,
 			 uint32_t owner, const char *why, struct shim_err *warn)
 {
 	uint32_t uid = 0, gid = 0;
+	char hider[PATH_MAX];
+	bool hidden = false;
 
 	/* The host IDs the container's init runs as (container.c: become_root). */
 	shim_idmap_to_host(&cfg->uid_map, shim_idmap_root(&cfg->uid_map), &uid);
 	shim_idmap_to_host(&cfg->gid_map, shim_idmap_root(&cfg->gid_map), &gid);
+	shim_rootfs_hidden_by(rootfs, &hidden, hider, sizeof(hider));
 	shim_fail(warn, 0,
 		  "warning: the rootfs %s belongs to host uid %u, not to the container's root "
 		  "(host uid %u), %s%s; it stays read-only for the container's root. "
@@ -49,6 +52,11 @@ void shim_rootfs_warning(const struct shim_config *cfg, const char *rootfs,
 		  why ? "and cannot be mounted idmapped: " :
 			"and the container's ID maps do not include it even idmapped",
 		  why ? why : "", uid, gid, rootfs);
+	/* The chown alone would lead to the refusal of a reachable rootfs of the container's. */
+	if (!hidden)
+		shim_fail_note(warn, "then let only root cross a directory above it, as runc's "
+			       "and podman's storage: a rootfs of the container's that other users "
+			       "can reach is refused");
 }
 
 /* A detached copy of rootfs, idmapped with userns_fd and private; why says what failed. */
@@ -127,16 +135,17 @@ int shim_rootfs_hidden_by(const char *rootfs, bool *hidden, char *dir, size_t le
 }
 
 /*
- * A rootfs whose idmapped copy other users could reach on the host: what
- * the container's root writes there is host root's on disk, so a set-uid
- * file it makes would run as host root for anyone.  The refusal names
- * the commands that make it safe.
+ * A rootfs the container writes set-id files into, which other users
+ * could reach on the host: a set-uid file its root made there would run,
+ * for any of them, as the container's owner of it on disk, host root
+ * (idmapped) or the container's host IDs (used as it is), and with those
+ * IDs a user could write into whatever else they own.  The refusal names
+ * the one fix that every check accepts: a root's directory closed to
+ * group and others above it.
  */
-static int refuse_reachable(const struct shim_config *cfg, const char *rootfs,
-			    struct shim_err *err)
+static int refuse_reachable(const char *rootfs, const char *whose, struct shim_err *err)
 {
 	char parent[PATH_MAX];
-	uint32_t uid = 0, gid = 0;
 	struct stat st;
 	char *slash;
 
@@ -146,24 +155,32 @@ static int refuse_reachable(const struct shim_config *cfg, const char *rootfs,
 		slash[1] = '\0';
 	else if (slash)
 		*slash = '\0';
-	shim_idmap_to_host(&cfg->uid_map, shim_idmap_root(&cfg->uid_map), &uid);
-	shim_idmap_to_host(&cfg->gid_map, shim_idmap_root(&cfg->gid_map), &gid);
-	shim_fail(err, EPERM, "--rootfs %s: host root's, so it would be mounted idmapped and "
-		  "what the container's root makes in it would be host root's on disk; "
-		  "other users can reach it, so a set-uid file made there would give them "
-		  "host root", rootfs);
+	shim_fail(err, EPERM, "--rootfs %s: %s; other users can reach it, so a set-uid file "
+		  "the container's root made there would let them act as that owner", rootfs, whose);
 	if (strcmp(parent, "/") != 0 && stat(parent, &st) == 0 && !(st.st_mode & S_ISVTX)) {
 		char owner[PATH_MAX + 16] = "";
 
 		if (st.st_uid != 0)
 			snprintf(owner, sizeof(owner), "chown root %s && ", parent);
-		return shim_fail_note(err, "let only root enter the directory above it: "
-				      "%schmod go-x %s; or give it to the container: chown -R %u:%u %s",
-				      owner, parent, uid, gid, rootfs);
+		return shim_fail_note(err, "let only root enter the directory above it: %schmod go-x %s",
+				      owner, parent);
 	}
 	return shim_fail_note(err, "move it below a directory only root can enter: "
-			      "mkdir -m 0700 /var/lib/shim && mv %s /var/lib/shim/; or give it to "
-			      "the container: chown -R %u:%u %s", rootfs, uid, gid, rootfs);
+			      "mkdir -m 0700 /var/lib/shim && mv %s /var/lib/shim/", rootfs);
+}
+
+/* 0 when a root's directory closed to others is above rootfs; else the refusal. */
+static int require_hidden(const struct shim_config *cfg, const char *rootfs, const char *whose,
+			  struct shim_err *err)
+{
+	char hider[PATH_MAX];
+	bool hidden;
+
+	if (shim_rootfs_hidden_by(rootfs, &hidden, hider, sizeof(hider)) || !hidden)
+		return refuse_reachable(rootfs, whose, err);
+	shim_note(&(struct shim_voice){ "shim", cfg->verbose },
+		  "only root can cross %s, above the rootfs", hider);
+	return 0;
 }
 
 int shim_rootfs_for_init(const struct shim_config *cfg, const char *rootfs,
@@ -172,8 +189,7 @@ int shim_rootfs_for_init(const struct shim_config *cfg, const char *rootfs,
 	struct shim_err why = { 0 }, warn = { 0 };
 	cleanup_fd int userns = -1;
 	cleanup_fd int init_root = -1;
-	char path[PATH_MAX + 64], hider[PATH_MAX];
-	bool hidden;
+	char path[PATH_MAX + 64];
 	enum shim_rootfs_plan plan;
 	struct stat st;
 
@@ -198,8 +214,16 @@ int shim_rootfs_for_init(const struct shim_config *cfg, const char *rootfs,
 	if (fstat(*target, &st) < 0)
 		return shim_fail(err, errno, "--rootfs %s", rootfs);
 	plan = shim_rootfs_plan(cfg, st.st_uid);
-	if (plan == SHIM_ROOTFS_AS_IS)
-		return 0;
+	if (plan == SHIM_ROOTFS_AS_IS) {
+		char whose[128];
+
+		/* The rootless form: the container's root is the caller, as its files are. */
+		if (st.st_uid == geteuid())
+			return 0;
+		snprintf(whose, sizeof(whose), "the container's own (host uid %u), used as it is",
+			 (unsigned int)st.st_uid);
+		return require_hidden(cfg, rootfs, whose, err);
+	}
 	if (plan == SHIM_ROOTFS_IDMAP) {
 		snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
 		userns = open(path, O_RDONLY | O_CLOEXEC);
@@ -209,14 +233,15 @@ int shim_rootfs_for_init(const struct shim_config *cfg, const char *rootfs,
 			*tree = clone_idmapped(rootfs, userns, &why);
 		if (*tree >= 0) {
 			/* Refused only where an idmapped copy would indeed be given. */
-			if (shim_rootfs_hidden_by(rootfs, &hidden, hider, sizeof(hider)) || !hidden) {
+			if (require_hidden(cfg, rootfs, "host root's, so it would be mounted idmapped "
+					   "and what the container's root makes in it would be host "
+					   "root's on disk", err)) {
 				shim_closep(tree);
-				return refuse_reachable(cfg, rootfs, err);
+				return -1;
 			}
 			shim_note(&(struct shim_voice){ "shim", cfg->verbose },
 				  "the rootfs belongs to host uid %u: mounted idmapped, its on-disk "
-				  "IDs are the container's; only root can cross %s",
-				  (unsigned int)st.st_uid, hider);
+				  "IDs are the container's", (unsigned int)st.st_uid);
 			return 0;
 		}
 	}

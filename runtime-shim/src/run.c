@@ -21,6 +21,7 @@
 #include "bpffs.h"
 #include "caps.h"
 #include "cli.h"
+#include "idblock.h"
 #include "idmap.h"
 #include "container.h"
 #include "events.h"
@@ -53,6 +54,7 @@ struct shim_run {
 	bool watch_threads;
 	struct shim_watch watch;	/* --watch-threads: BPF or the connector */
 	struct shim_voice voice;
+	struct shim_idblock_lease ids;	/* the block of host IDs held while it runs */
 };
 
 static void run_release(struct shim_run *r)
@@ -68,6 +70,7 @@ static void run_release(struct shim_run *r)
 	shim_closep(&r->tty_master);
 	shim_closep(&r->pidfd);
 	shim_watch_release(&r->watch);
+	shim_idblock_give_back(&r->ids);
 }
 
 /* Everything that can be checked before a process is created. */
@@ -413,10 +416,10 @@ static int drive_setup(struct shim_run *r, struct shim_err *err)
 	}
 }
 
-/* Default maps from subuid/subgid; never host root, nor a range that includes the caller. */
-static int resolve_idmaps(struct shim_config *cfg, struct shim_err *err)
+/* Default maps: a block of subordinate IDs of its own; never host root, nor the caller. */
+static int resolve_idmaps(struct shim_run *r, struct shim_config *cfg, struct shim_err *err)
 {
-	if (shim_idmaps_default(cfg, "/etc/subuid", "/etc/subgid", err)) {
+	if (!cfg->uid_map.n && shim_idblock_take(cfg, r->rootfs, &r->ids, err)) {
 		if (geteuid() != 0)
 			shim_fail_note(err, "without root only your own IDs: --uid-map 0:%u:1 --gid-map 0:%u:1",
 				       (unsigned int)geteuid(), (unsigned int)getegid());
@@ -447,7 +450,7 @@ static int run(struct shim_config *cfg)
 	struct shim_nsfds ns = SHIM_NSFDS_INIT;
 	bool locked;
 
-	if (prepare(&r, &err) || resolve_idmaps(cfg, &err))
+	if (prepare(&r, &err) || resolve_idmaps(&r, cfg, &err))
 		goto fail;
 	/*
 	 * The container must not keep the caller's supplementary groups

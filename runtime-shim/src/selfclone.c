@@ -67,13 +67,20 @@ int shim_reexec_sealed(char *const argv[], struct shim_err *err)
 {
 	cleanup_fd int mfd = -1;
 
-	if (getenv(SHIM_CLONED_ENV)) {
-		/* We are the copy (or it could not be recognised): go on. */
+	/*
+	 * Only the seals say that this is the copy: the variable comes from
+	 * whoever started the shim.  It only stops a loop: set, with the
+	 * seals missing, the copy made here was not what runs, so fail.
+	 */
+	if (shim_running_sealed()) {
 		unsetenv(SHIM_CLONED_ENV);
 		return 0;
 	}
-	if (shim_running_sealed())
-		return 0;
+	if (getenv(SHIM_CLONED_ENV))
+		return shim_fail(err, EPERM, "%s is set but the shim does not run from a sealed "
+				 "copy of itself: it is set only by the shim for its copy",
+				 SHIM_CLONED_ENV),
+		       shim_fail_note(err, "unset %s", SHIM_CLONED_ENV);
 	mfd = sealed_copy(err);
 	if (mfd < 0)
 		return -1;

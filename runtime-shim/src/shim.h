@@ -145,6 +145,7 @@ struct shim_config {
 	enum shim_net net;
 	struct shim_idmaps uid_map;
 	struct shim_idmaps gid_map;
+	uint32_t userns_size;	/* --userns auto:size=N: IDs of the block (idblock.h) */
 	const char *env[SHIM_MAX_ENV];
 	size_t n_env;
 	enum shim_seccomp seccomp;

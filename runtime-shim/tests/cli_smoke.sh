@@ -85,7 +85,7 @@ diff=$("$shim" seccomp-profile --bpf | diff -u "$prof" - | head -20) || true
 [[ -z $diff && -s $prof ]]
 report $? "oci/seccomp-bpf.json is \`shim seccomp-profile --bpf\` (make -C runtime-shim seccomp-json)" "$diff"
 expect "unknown command lists every command" 125 \
-	'shim: unknown command "frob" (valid: run, hook, seccomp-profile, bpf-needs, help, version; see shim --help)' frob
+	'shim: unknown command "frob" (valid: run, ps, hook, seccomp-profile, bpf-needs, help, version; see shim --help)' frob
 
 # Without root.  The BPF probe must blame the missing privilege, not the
 # kernel, unless the kernel really lacks BPF_TOKEN_CREATE.

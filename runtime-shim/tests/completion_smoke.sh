@@ -28,8 +28,10 @@ expect() {	# expect LINE WANT
 	fi
 }
 
-echo "1..6"
-expect "shim " "run hook seccomp-profile bpf-needs --help --version"
+echo "1..8"
+expect "shim " "run ps hook seccomp-profile bpf-needs --help --version"
+expect "shim ps " "--help"
+expect "shim run --userns " "auto auto:size="
 expect "shim bpf-needs --format " "shim oci policy systemd incus lxd"
 expect "shim run --net " "none host"
 expect "shim hook " "bpffs"

@@ -107,6 +107,8 @@ static void test_warning_names_the_chown(void **state)
 	shim_rootfs_warning(&cfg, "/r", 0, NULL, &warn);
 	assert_contains(buf, "(host uid 200000)");
 	assert_contains(buf, "chown -R 200000:1200000 /r");
+	/* /r is below /, which others may cross: the chown alone would be refused next. */
+	assert_contains(buf, "then let only root cross a directory above it");
 }
 
 static void test_dir_hides(void **state)

@@ -27,13 +27,19 @@ guest_busybox_bin() {
 	echo "$bin"
 }
 
-# guest_rootfs BIN BPF [HELPER...]: make a rootfs under /tmp and print its
-# path: busybox, the HELPERs from the folder BIN in /opt/bin with their
-# shared libraries, and the folder BPF's objects (*.bpf.o) in /opt/bpf.
+# The folder of the rootfs: root's and closed to group and others, as
+# runc's and podman's storage, so that no other user reaches what a
+# container makes there (shim run refuses a rootfs they could reach).
+GUEST_ROOTFS_DIR=/tmp/.shim-private
+
+# guest_rootfs BIN BPF [HELPER...]: make a rootfs in $GUEST_ROOTFS_DIR and
+# print its path: busybox, the HELPERs from the folder BIN in /opt/bin with
+# their shared libraries, and the folder BPF's objects (*.bpf.o) in /opt/bpf.
 guest_rootfs() {
 	local bin=$1 bpf=$2 dir helper lib
 	shift 2
-	dir=$(mktemp -d /tmp/shim-rootfs.XXXXXX)
+	mkdir -m 0700 "$GUEST_ROOTFS_DIR" 2>/dev/null || [ -d "$GUEST_ROOTFS_DIR" ]
+	dir=$(mktemp -d "$GUEST_ROOTFS_DIR/shim-rootfs.XXXXXX")
 	chmod 755 "$dir"
 	mkdir -p "$dir"/{proc,sys,dev,tmp,etc,root,opt/bin,opt/bpf}
 	cp -a "$(guest_busybox_bin)" "$dir/bin"

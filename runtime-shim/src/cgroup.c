@@ -305,7 +305,8 @@ static bool path_within(const char *path, const char *top)
 	return strncmp(path, top, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
-int shim_cgroup_mounts_confined(const char *mountinfo, const char *own, struct shim_err *err)
+int shim_cgroup_mounts_confined(const char *mountinfo, const char *below, const char *own,
+				struct shim_err *err)
 {
 	static struct shim_mountinfo m;
 	char line[2 * PATH_MAX + 256];
@@ -315,7 +316,8 @@ int shim_cgroup_mounts_confined(const char *mountinfo, const char *own, struct s
 		if (shim_mountinfo_parse(line, &m))
 			return shim_fail(err, EINVAL, "the container's mountinfo: a line it cannot read: "
 					 "\"%.200s\"", line);
-		if (strcmp(m.fstype, "cgroup2") == 0 && !path_within(m.root, own))
+		if (strcmp(m.fstype, "cgroup2") == 0 && path_within(m.point, below) &&
+		    !path_within(m.root, own))
 			return shim_fail(err, EPERM, "the container's mount %s (cgroup2, root %s) reaches "
 					 "cgroups outside its own (%s): a program delegated there could "
 					 "attach to them", m.point, m.root, own);
@@ -639,10 +641,10 @@ static int choose_parent(const struct shim_config *cfg, const char *mnt, struct 
 	return 0;
 }
 
-int shim_cgroup_create(const struct shim_config *cfg, struct shim_cgroup *cg,
-		       const struct shim_voice *v, struct shim_err *err)
+int shim_cgroup_prepare_parent(const char *mnt, const char *top, const char *parent,
+			       const struct shim_limits *l, struct shim_limits *applied,
+			       bool *memory, const struct shim_voice *v, struct shim_err *err)
 {
-	const struct shim_limits *l = &cfg->limits;
 	struct controller_need need[] = {
 		{ "pids", l->pids_given ? "--pids-limit" : NULL, "no default --pids-limit" },
 		/* On for its OOM count alone when --memory is not given. */
@@ -653,9 +655,22 @@ int shim_cgroup_create(const struct shim_config *cfg, struct shim_cgroup *cg,
 	bool on[ARRAY_SIZE(need)] = {
 		l->pids != -1, true, l->cpu_quota != 0, l->cpuset_cpus != NULL,
 	};
+
+	if (enable_controllers(mnt, top, parent, need, ARRAY_SIZE(need), on, v, err))
+		return -1;
+	*applied = *l;
+	if (!on[0])
+		applied->pids = -1;
+	*memory = on[1];
+	return 0;
+}
+
+int shim_cgroup_create(const struct shim_config *cfg, struct shim_cgroup *cg,
+		       const struct shim_voice *v, struct shim_err *err)
+{
 	cleanup_free char *mountinfo = NULL;
 	char mnt[PATH_MAX], parent[PATH_MAX], top[PATH_MAX], dir[PATH_MAX];
-	struct shim_limits applied = *l;
+	struct shim_limits applied;
 	int r;
 
 	if (read_path("/proc/self/mountinfo", &mountinfo, err))
@@ -668,11 +683,8 @@ int shim_cgroup_create(const struct shim_config *cfg, struct shim_cgroup *cg,
 	r = choose_parent(cfg, mnt, cg, parent, sizeof(parent), top, err);
 	if (r)
 		return r < 0 ? -1 : 0;
-	if (enable_controllers(mnt, top, parent, need, ARRAY_SIZE(need), on, v, err))
+	if (shim_cgroup_prepare_parent(mnt, top, parent, &cfg->limits, &applied, &cg->memory, v, err))
 		return -1;
-	if (!on[0])
-		applied.pids = -1;
-	cg->memory = on[1];
 	snprintf(dir, sizeof(dir), "%s%s", mnt, strcmp(parent, "/") ? parent : "");
 	cg->parent_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (cg->parent_fd < 0)

@@ -58,12 +58,14 @@ int shim_cgroup2_path_of(const char *proc_cgroup, char *path, size_t len, struct
 
 /*
  * For the OCI hook: every cgroup2 mount of a container's mountinfo, read
- * from outside, must have as its root the container's own cgroup (own, its
- * cgroup v2 path) or one below; a mount that shows more of the hierarchy
- * is refused, named.  cgroup v1 mounts are not looked at: no BPF program
- * attaches to a v1 cgroup.
+ * from outside, whose mount point is at or below `below` (its root
+ * directory, which is the rootfs's path before pivot_root) must have as its
+ * root the container's own cgroup (own, its cgroup v2 path) or one below;
+ * a mount that shows more of the hierarchy is refused, named.  cgroup v1
+ * mounts are not looked at: no BPF program attaches to a v1 cgroup.
  */
-int shim_cgroup_mounts_confined(const char *mountinfo, const char *own, struct shim_err *err);
+int shim_cgroup_mounts_confined(const char *mountinfo, const char *below, const char *own,
+				struct shim_err *err);
 
 /* ---- the container's cgroup --------------------------------------------- */
 
@@ -85,6 +87,17 @@ struct shim_cgroup {
  */
 int shim_cgroup_create(const struct shim_config *cfg, struct shim_cgroup *cg,
 		       const struct shim_voice *v, struct shim_err *err);
+
+/*
+ * Make parent below the cgroup2 mount mnt and enable in every level from
+ * top down to it the controllers the limits l need: one missing from
+ * cgroup.controllers (v1 holds it, on a hybrid host) is an error for a
+ * limit asked for, a note for a default, then left out of *applied.
+ * *memory: the memory controller is on, OOM kills are counted.
+ */
+int shim_cgroup_prepare_parent(const char *mnt, const char *top, const char *parent,
+			       const struct shim_limits *l, struct shim_limits *applied,
+			       bool *memory, const struct shim_voice *v, struct shim_err *err);
 
 /* Put pid in it (a child made without CLONE_INTO_CGROUP). */
 int shim_cgroup_enter(const struct shim_cgroup *cg, pid_t pid, struct shim_err *err);

@@ -28,11 +28,13 @@ expect() {	# expect LINE WANT
 	fi
 }
 
-echo "1..6"
+echo "1..8"
 expect "shim " "run hook seccomp-profile bpf-needs --help --version"
 expect "shim bpf-needs --format " "shim oci policy systemd incus lxd"
 expect "shim run --net " "none host"
 expect "shim hook " "bpffs"
 expect "shim run --bpf-delegate-maps=ar" "array"
 expect "shim run --wa" "--watch-threads"
+expect "shim run --pids" "--pids-limit"
+expect "shim run --pids-limit " "2048 -1"
 exit $failed

@@ -673,6 +673,10 @@ int shim_cgroup_create(const struct shim_config *cfg, struct shim_cgroup *cg,
 	struct shim_limits applied;
 	int r;
 
+	if (cfg->limits.no_cgroup) {
+		strcpy(cg->why_none, "--cgroups=disabled");
+		return 0;
+	}
 	if (read_path("/proc/self/mountinfo", &mountinfo, err))
 		return -1;
 	if (shim_cgroup2_mount_of(mountinfo, mnt, sizeof(mnt), err)) {

@@ -116,6 +116,11 @@ void shim_usage(FILE *out)
 "                         namespace's root and its read-only /sys/fs/cgroup;\n"
 "                         cgroup.kill ends it with the container, and a later\n"
 "                         shim removes one a killed shim left\n"
+"  --cgroups enabled|disabled\n"
+"                         disabled: no cgroup of the container's own (as\n"
+"                         podman's --cgroups=disabled); the container stays\n"
+"                         in the caller's, and limits and cgroup program\n"
+"                         types for --bpf-delegate-* are refused\n"
 "  -m, --memory SIZE      memory.max (SIZE: a number, then b, k, m, g or t;\n"
 "                         6m at least); an OOM kill is reported on stderr and\n"
 "                         in --events (oom-kill, container-exit's oom_kill)\n"
@@ -231,6 +236,7 @@ enum shim_opt_id {
 	OPT_UID_MAP, OPT_GID_MAP, OPT_SECCOMP, OPT_BPF_MOUNT, OPT_EVENTS,
 	OPT_CAP_ADD, OPT_CAP_DROP,
 	OPT_MEMORY, OPT_MEMORY_SWAP, OPT_PIDS_LIMIT, OPT_CPUS, OPT_CPUSET_CPUS, OPT_CGROUP_PARENT,
+	OPT_CGROUPS,
 	OPT_DELEGATE,	/* + SHIM_DELEG_*: names from shim_deleg_flag() */
 };
 
@@ -259,6 +265,7 @@ static const struct shim_opt run_opts[] = {
 	{ "--cpuset-cpus", NULL, true, OPT_CPUSET_CPUS },
 	{ "--cpus", NULL, true, OPT_CPUS },
 	{ "--cgroup-parent", NULL, true, OPT_CGROUP_PARENT },
+	{ "--cgroups", NULL, true, OPT_CGROUPS },
 	/* In SHIM_DELEG_* order, as shim_deleg_flag() names them. */
 	{ "--bpf-delegate-cmds", NULL, true, OPT_DELEGATE + SHIM_DELEG_CMDS },
 	{ "--bpf-delegate-maps", NULL, true, OPT_DELEGATE + SHIM_DELEG_MAPS },
@@ -392,6 +399,12 @@ static int parse_run(int argc, char *const argv[], int i,
 				return -1;
 			cfg->limits.cgroup_parent = v;
 			break;
+		case OPT_CGROUPS:
+			if (strcmp(v, "enabled") != 0 && strcmp(v, "disabled") != 0)
+				return shim_fail(err, 0, "--cgroups: unknown value \"%s\" (valid: enabled, "
+						 "disabled)", v);
+			cfg->limits.no_cgroup = strcmp(v, "disabled") == 0;
+			break;
 		default:	/* OPT_DELEGATE + kind */
 			if (shim_delegate_syntax_check(id - OPT_DELEGATE, v,
 						       shim_deleg_flag(id - OPT_DELEGATE), err))
@@ -416,6 +429,8 @@ static int parse_run(int argc, char *const argv[], int i,
 		return shim_fail(err, 0, "--watch-threads needs --events FILE");
 	if (shim_limits_check(&cfg->limits, err))
 		return -1;
+	if (cfg->limits.no_cgroup && cfg->limits.cgroup_parent)
+		return shim_fail(err, 0, "--cgroup-parent with --cgroups=disabled: no cgroup is made");
 	if (!cfg->bpf_mount)
 		cfg->bpf_mount = "/sys/fs/bpf";
 	return 0;

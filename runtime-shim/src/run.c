@@ -471,10 +471,10 @@ static int make_cgroup(struct shim_run *r, struct shim_err *err)
 	if (r->cgroup.fd >= 0)
 		return 0;
 	if (shim_limits_asked(&r->cfg->limits))
-		return shim_fail(err, EOPNOTSUPP, "a limit needs a cgroup of the container's own, and "
+		return shim_fail(err, 0, "a limit needs a cgroup of the container's own, and "
 				 "it gets none: %s", r->cgroup.why_none);
 	if (shim_config_delegates(r->cfg) && shim_delegates_cgroup_types(r->delegation.mask))
-		return shim_fail(err, EPERM, "a cgroup program or attach type is delegated, and the "
+		return shim_fail(err, 0, "a cgroup program or attach type is delegated, and the "
 				 "container has no cgroup of its own to confine it to: %s",
 				 r->cgroup.why_none);
 	shim_note(&r->voice, "no cgroup of the container's own: %s", r->cgroup.why_none);

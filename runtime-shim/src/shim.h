@@ -145,6 +145,7 @@ struct shim_limits {
 	uint64_t cpu_quota;	/* cpu.max, us per 100 ms; 0: none */
 	const char *cpuset_cpus;
 	const char *cgroup_parent;	/* NULL: the default */
+	bool no_cgroup;		/* --cgroups=disabled */
 };
 
 struct shim_config {

@@ -405,7 +405,18 @@ static int kill_and_remove(int dirfd, const char *name, struct shim_err *err)
 	return 0;
 }
 
-/* Cgroups of shims that were killed before they removed theirs. */
+/* The inode of our PID namespace: PIDs of the names are compared within it only. */
+static unsigned long long pid_ns(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/pid", &st) == 0 ? (unsigned long long)st.st_ino : 0;
+}
+
+/*
+ * Cgroups of shims that were killed before they removed theirs: a name
+ * whose PID, in our PID namespace, is gone or started at another time.
+ */
 static void remove_stale(int parent_fd, const char *parent, const struct shim_voice *v)
 {
 	cleanup_fd int fd = dup(parent_fd);
@@ -417,12 +428,12 @@ static void remove_stale(int parent_fd, const char *parent, const struct shim_vo
 	fd = -1;	/* the DIR has it */
 	while ((de = readdir(d)) != NULL) {
 		struct shim_err err = { 0 };
-		unsigned long long t;
+		unsigned long long t, ns;
 		char tail;
 		int pid;
 
-		if (sscanf(de->d_name, "shim-%d-%llu%c", &pid, &t, &tail) != 2 || pid <= 0 ||
-		    start_time(pid) == t)
+		if (sscanf(de->d_name, "shim-%d-%llu-%llu%c", &pid, &t, &ns, &tail) != 3 || pid <= 0 ||
+		    ns != pid_ns() || start_time(pid) == t)
 			continue;
 		if (kill_and_remove(parent_fd, de->d_name, &err))
 			shim_warn(v, "a stale cgroup %s/%s: %s", parent, de->d_name, err.msg);
@@ -694,7 +705,8 @@ int shim_cgroup_create(const struct shim_config *cfg, struct shim_cgroup *cg,
 	if (cg->parent_fd < 0)
 		return shim_fail(err, errno, "open %s", dir);
 	remove_stale(cg->parent_fd, dir, v);
-	snprintf(cg->name, sizeof(cg->name), "shim-%d-%llu", (int)getpid(), start_time(getpid()));
+	snprintf(cg->name, sizeof(cg->name), "shim-%d-%llu-%llu", (int)getpid(), start_time(getpid()),
+		 pid_ns());
 	snprintf(cg->path, sizeof(cg->path), "%s/%s", dir, cg->name);
 	if (mkdirat(cg->parent_fd, cg->name, 0755) < 0)
 		return shim_fail(err, errno, "mkdir %s", cg->path);

@@ -91,6 +91,10 @@ def ratios(bench, variants):
             # A BPF command's mean moves with one slow run; its median does not.
             if bench.startswith("bpf-") and variants[b]["p50"] > 0:
                 out[f"{v}/{b} p50"] = s["p50"] / variants[b]["p50"]
+    # What the container's cgroup adds to a start.
+    if bench in ("start", "start-cpu") and "shim-nocgroup" in variants and "shim" in variants \
+            and variants["shim-nocgroup"]["mean"] > 0:
+        out["shim/shim-nocgroup"] = variants["shim"]["mean"] / variants["shim-nocgroup"]["mean"]
     # The same path on the reference kernel (a boot of its own).
     for v, s in variants.items():
         if "@" in v:

@@ -5,6 +5,7 @@
 
 #include "bpffs.h"
 #include "caps.h"
+#include "cgroup.h"
 #include "cli.h"
 #include "idblock.h"
 #include "idmap.h"
@@ -110,6 +111,40 @@ void shim_usage(FILE *out)
 "container's root, and the shim prints one warning with the\n"
 "chown -R UID:GID DIR that makes it the container's.  Missing mount points\n"
 "(/proc, /sys, /dev, /tmp, --bpf-mount) are made inside DIR only.\n"
+"\n"
+"Cgroup and limits (as podman spells them):\n"
+"  --cgroup-parent PATH   the cgroup v2 the container's cgroup is made in\n"
+"                         (a path in the cgroup2 hierarchy).  Default, as\n"
+"                         root without systemd: /shim; under systemd or\n"
+"                         without root: the shim's own cgroup where it is\n"
+"                         delegated (systemd-run [--user] --scope -p\n"
+"                         Delegate=yes shim run ...), the shim moving into\n"
+"                         its leaf \"supervisor\"; elsewhere the container\n"
+"                         has no cgroup of its own, and a limit or a cgroup\n"
+"                         program type for --bpf-delegate-* is refused.  The\n"
+"                         container's cgroup, shim-PID-START-PIDNS (the\n"
+"                         shim's), is its cgroup namespace's root and its\n"
+"                         read-only /sys/fs/cgroup; cgroup.kill ends it with\n"
+"                         the container, and a later shim removes one a\n"
+"                         killed shim left\n"
+"  --cgroups enabled|disabled\n"
+"                         disabled: no cgroup of the container's own (as\n"
+"                         podman's --cgroups=disabled); the container stays\n"
+"                         in the caller's, and limits and cgroup program\n"
+"                         types for --bpf-delegate-* are refused\n"
+"  -m, --memory SIZE      memory.max (SIZE: a number, then b, k, m, g or t;\n"
+"                         6m at least); an OOM kill is reported on stderr and\n"
+"                         in --events (oom-kill, container-exit's oom_kill)\n"
+"  --memory-swap SIZE     memory and swap together (memory.swap.max is\n"
+"                         SIZE - --memory), -1 for unlimited swap; needs\n"
+"                         --memory\n"
+"  --pids-limit N         pids.max: tasks (threads too) of the container at\n"
+"                         most; default 2048, -1 for none\n"
+"  --cpus N               cpu.max: N CPUs' time (such as 1.5) per 100 ms\n"
+"  --cpuset-cpus LIST     cpuset.cpus: the CPUs it may run on (0-3,6)\n"
+"                         Limits need cgroup v2 and its controllers: on a\n"
+"                         hybrid host the container's cgroup is made in v2\n"
+"                         and a limit whose controller v1 holds is refused\n"
 "\n"
 "BPF delegation (Linux 6.9+ or this project's kernel series):\n"
 "  --bpf-delegate-cmds=LIST     BPF commands the container may use\n"
@@ -228,6 +263,8 @@ enum shim_opt_id {
 	OPT_VERBOSE, OPT_ROOTFS, OPT_HOSTNAME, OPT_ENV, OPT_CWD, OPT_NET,
 	OPT_UID_MAP, OPT_GID_MAP, OPT_SECCOMP, OPT_BPF_MOUNT, OPT_EVENTS,
 	OPT_CAP_ADD, OPT_CAP_DROP, OPT_USERNS,
+	OPT_MEMORY, OPT_MEMORY_SWAP, OPT_PIDS_LIMIT, OPT_CPUS, OPT_CPUSET_CPUS, OPT_CGROUP_PARENT,
+	OPT_CGROUPS,
 	OPT_DELEGATE,	/* + SHIM_DELEG_*: names from shim_deleg_flag() */
 };
 
@@ -251,6 +288,13 @@ static const struct shim_opt run_opts[] = {
 	{ "--cap-add", NULL, true, OPT_CAP_ADD },
 	{ "--cap-drop", NULL, true, OPT_CAP_DROP },
 	{ "--userns", NULL, true, OPT_USERNS },
+	{ "--memory", "-m", true, OPT_MEMORY },
+	{ "--memory-swap", NULL, true, OPT_MEMORY_SWAP },
+	{ "--pids-limit", NULL, true, OPT_PIDS_LIMIT },
+	{ "--cpuset-cpus", NULL, true, OPT_CPUSET_CPUS },
+	{ "--cpus", NULL, true, OPT_CPUS },
+	{ "--cgroup-parent", NULL, true, OPT_CGROUP_PARENT },
+	{ "--cgroups", NULL, true, OPT_CGROUPS },
 	/* In SHIM_DELEG_* order, as shim_deleg_flag() names them. */
 	{ "--bpf-delegate-cmds", NULL, true, OPT_DELEGATE + SHIM_DELEG_CMDS },
 	{ "--bpf-delegate-maps", NULL, true, OPT_DELEGATE + SHIM_DELEG_MAPS },
@@ -359,6 +403,41 @@ static int parse_run(int argc, char *const argv[], int i,
 			if (shim_parse_userns(v, &cfg->userns_size, err))
 				return -1;
 			break;
+		case OPT_MEMORY:
+			if (shim_parse_size("--memory", v, &cfg->limits.memory, err))
+				return -1;
+			break;
+		case OPT_MEMORY_SWAP:
+			if (strcmp(v, "-1") == 0)
+				cfg->limits.memory_swap = -1;
+			else if (shim_parse_size("--memory-swap", v, &cfg->limits.memory_swap, err))
+				return -1;
+			break;
+		case OPT_PIDS_LIMIT:
+			if (shim_parse_pids_limit(v, &cfg->limits.pids, err))
+				return -1;
+			cfg->limits.pids_given = true;
+			break;
+		case OPT_CPUS:
+			if (shim_parse_cpus(v, &cfg->limits.cpu_quota, err))
+				return -1;
+			break;
+		case OPT_CPUSET_CPUS:
+			if (shim_parse_cpuset(v, err))
+				return -1;
+			cfg->limits.cpuset_cpus = v;
+			break;
+		case OPT_CGROUP_PARENT:
+			if (shim_parse_cgroup_parent(v, err))
+				return -1;
+			cfg->limits.cgroup_parent = v;
+			break;
+		case OPT_CGROUPS:
+			if (strcmp(v, "enabled") != 0 && strcmp(v, "disabled") != 0)
+				return shim_fail(err, 0, "--cgroups: unknown value \"%s\" (valid: enabled, "
+						 "disabled)", v);
+			cfg->limits.no_cgroup = strcmp(v, "disabled") == 0;
+			break;
 		default:	/* OPT_DELEGATE + kind */
 			if (shim_delegate_syntax_check(id - OPT_DELEGATE, v,
 						       shim_deleg_flag(id - OPT_DELEGATE), err))
@@ -389,6 +468,10 @@ static int parse_run(int argc, char *const argv[], int i,
 		return shim_fail(err, 0, "--bpf-mount needs at least one --bpf-delegate-* option");
 	if (cfg->watch_threads && !cfg->events_file)
 		return shim_fail(err, 0, "--watch-threads needs --events FILE");
+	if (shim_limits_check(&cfg->limits, err))
+		return -1;
+	if (cfg->limits.no_cgroup && cfg->limits.cgroup_parent)
+		return shim_fail(err, 0, "--cgroup-parent with --cgroups=disabled: no cgroup is made");
 	if (!cfg->bpf_mount)
 		cfg->bpf_mount = "/sys/fs/bpf";
 	return 0;
@@ -402,5 +485,6 @@ int shim_parse_run(int argc, char *const argv[], struct shim_config *cfg,
 	cfg->cwd = "/";
 	cfg->net = SHIM_NET_NONE;
 	cfg->seccomp = SHIM_SECCOMP_DEFAULT;
+	cfg->limits.pids = SHIM_PIDS_LIMIT_DEFAULT;
 	return parse_run(argc, argv, 1, cfg, err);
 }

@@ -351,6 +351,8 @@ static int setup_in_userns(const struct shim_container *c, struct shim_err *err)
 	r = shim_msg_recv(c->sock, &msg, &tree, err);
 	if (r <= 0 || msg.type != SHIM_MSG_GO)
 		_exit(SHIM_EXIT_ERROR);
+	if (c->unshare_cgroup && unshare(CLONE_NEWCGROUP) < 0)
+		return shim_fail(err, errno, "unshare the cgroup namespace in the container's cgroup");
 	if (become_container_root(c, err) || setup_host_and_net(c, 0, err))
 		return -1;
 	return shim_setup_rootfs(c->rootfs, target, &tree, c->cfg->net, c->cfg->no_pivot, err);

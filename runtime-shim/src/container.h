@@ -38,6 +38,8 @@ struct shim_container {
 	 */
 	bool locked;
 	struct shim_nsfds ns;
+	/* Without root, in a cgroup of its own: the init makes the cgroup namespace there. */
+	bool unshare_cgroup;
 };
 
 /*

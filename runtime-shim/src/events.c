@@ -203,7 +203,8 @@ int shim_event_container_start(int fd, pid_t pid, struct shim_err *err)
 	return write_event(fd, "container-start", buf, (size_t)n, err);
 }
 
-int shim_event_container_exit(int fd, pid_t pid, int status, struct shim_err *err)
+int shim_event_container_exit(int fd, pid_t pid, int status, uint64_t oom_kills,
+			      struct shim_err *err)
 {
 	char buf[256];
 	int n;
@@ -211,8 +212,8 @@ int shim_event_container_exit(int fd, pid_t pid, int status, struct shim_err *er
 	if (fd < 0)
 		return 0;
 	n = snprintf(buf, sizeof(buf),
-		     "{\"event\":\"container-exit\",\"pid\":%d,\"status\":%d,\"time\":%.6f}\n",
-		     (int)pid, status, now());
+		     "{\"event\":\"container-exit\",\"pid\":%d,\"status\":%d,\"oom_kill\":%llu,"
+		     "\"time\":%.6f}\n", (int)pid, status, (unsigned long long)oom_kills, now());
 	return write_event(fd, "container-exit", buf, (size_t)n, err);
 }
 

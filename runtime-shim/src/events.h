@@ -16,7 +16,9 @@ int shim_events_open(const char *path, struct shim_err *err);
  * be written and why.  fd < 0 (no --events) is a no-op.
  */
 int shim_event_container_start(int fd, pid_t pid, struct shim_err *err);
-int shim_event_container_exit(int fd, pid_t pid, int status, struct shim_err *err);
+/* oom_kills: the container's processes the kernel killed for memory.max. */
+int shim_event_container_exit(int fd, pid_t pid, int status, uint64_t oom_kills,
+			      struct shim_err *err);
 int shim_event_note(int fd, const char *event, const char *detail,
 		    struct shim_err *err);
 /*

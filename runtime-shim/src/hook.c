@@ -27,6 +27,7 @@
 #include <sys/wait.h>
 
 #include "bpffs.h"
+#include "cgroup.h"
 #include "file.h"
 #include "hook.h"
 #include "kernel.h"
@@ -347,6 +348,45 @@ static int check_container(const struct hook_ctx *h, int procdir, int initroot,
 			 h->state.id, h->root);
 }
 
+/*
+ * A program type or attach type for cgroups is delegated only to a
+ * container whose cgroup2 mounts show its own cgroup and below: runc,
+ * crun and podman mount it so, but config.json may bind the host's /sys
+ * recursively, and with it the host's cgroups to attach to.  Read through
+ * /proc/PID, which the pidfd pinned; mounts below the rootfs (its
+ * root, or root.path before pivot_root) are the container's.
+ */
+static int check_cgroup_scope(const struct hook_ctx *h, int procdir, int initroot,
+			      struct shim_err *err)
+{
+	cleanup_free char *cgroup = NULL, *mountinfo = NULL;
+	cleanup_fd int cfd = -1, mfd = -1;
+	char own[PATH_MAX], below[PATH_MAX];
+	struct stat rootfs, at_root;
+	size_t len;
+
+	if (!shim_delegates_cgroup_types(h->delegation.mask))
+		return 0;
+	cfd = openat(procdir, "cgroup", O_RDONLY | O_CLOEXEC);
+	mfd = openat(procdir, "mountinfo", O_RDONLY | O_CLOEXEC);
+	if (cfd < 0 || mfd < 0)
+		return shim_fail(err, errno, "open /proc/%d/%s", (int)h->state.pid,
+				 cfd < 0 ? "cgroup" : "mountinfo");
+	if (shim_read_all(cfd, 1 << 20, &cgroup, &len, "the container's /proc/PID/cgroup", err) ||
+	    shim_read_all(mfd, 16 << 20, &mountinfo, &len, "the container's mountinfo", err) ||
+	    shim_cgroup2_path_of(cgroup, own, sizeof(own), err))
+		return -1;
+	if (stat(h->root, &rootfs) == 0 && fstat(initroot, &at_root) == 0 &&
+	    same_inode(&rootfs, &at_root))
+		strcpy(below, "/");
+	else if (!realpath(h->root, below))
+		return shim_fail(err, errno, "root.path %s", h->root);
+	if (shim_cgroup_mounts_confined(mountinfo, below, own, err))
+		return shim_fail_wrap(err, "container %s: a cgroup program or attach type is "
+				      "delegated; refused", h->state.id);
+	return 0;
+}
+
 static int act(struct hook_ctx *h, struct shim_err *err)
 {
 	cleanup_fd int pidfd = -1, procdir = -1, initroot = -1;
@@ -374,7 +414,8 @@ static int act(struct hook_ctx *h, struct shim_err *err)
 	initroot = openat(procdir, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (initroot < 0)
 		return shim_fail(err, errno, "open %s/root", path);
-	if (check_container(h, procdir, initroot, err))
+	if (check_container(h, procdir, initroot, err) ||
+	    check_cgroup_scope(h, procdir, initroot, err))
 		return -1;
 
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sock) < 0)

@@ -65,6 +65,7 @@
 #ifndef CLONE_NEWCGROUP
 #define CLONE_NEWCGROUP 0x02000000
 #endif
+#define SHIM_CLONE_INTO_CGROUP 0x200000000ULL
 
 /* fsopen/fsconfig/fsmount/move_mount */
 #define SHIM_FSOPEN_CLOEXEC 0x00000001
@@ -124,7 +125,7 @@ static inline int sys_close_range(unsigned int first, unsigned int last,
 /* bpf */
 #define SHIM_BPF_TOKEN_CREATE 36
 
-/* clone3 argument, version 0 layout (64 bytes) */
+/* clone3 argument, version 2 layout (88 bytes, Linux 5.7: cgroup) */
 struct shim_clone_args {
 	uint64_t flags;
 	uint64_t pidfd;
@@ -134,6 +135,9 @@ struct shim_clone_args {
 	uint64_t stack;
 	uint64_t stack_size;
 	uint64_t tls;
+	uint64_t set_tid;
+	uint64_t set_tid_size;
+	uint64_t cgroup;
 };
 
 static inline int sys_fsopen(const char *fsname, unsigned int flags)

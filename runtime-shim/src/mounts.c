@@ -17,6 +17,8 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 
+#include "cgroup.h"
+#include "file.h"
 #include "kernel.h"
 #include "mounts.h"
 #include "walk.h"
@@ -67,26 +69,96 @@ static int mount_fs(int root_fd, const char *src, const char *path, const char *
 	return mount_at(src, dir, path, type, flags, data, err);
 }
 
+static int open_kernel_path(int root_fd, const char *path);
+
+/*
+ * Cover every mount the recursive bind of /sys carried (top is the
+ * bind's root): an empty read-only tmpfs on each mount right below it.
+ * The kernel locks them to the bind when the mount namespace is not the
+ * host user namespace's, so they can be covered, not dropped.
+ */
+static int cover_sys_submounts(int root_fd, int top, struct shim_err *err)
+{
+	static struct shim_mountinfo m, bind;	/* PATH_MAX twice: not on the stack */
+	cleanup_free char *text = NULL;
+	cleanup_fd int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	char line[2 * PATH_MAX + 256];
+	struct statx stx;
+	const char *p;
+	size_t len;
+
+	if (statx(top, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0 || !(stx.stx_mask & STATX_MNT_ID))
+		return shim_fail(err, errno ? errno : EOPNOTSUPP, "statx /sys: its mount ID");
+	if (fd < 0 || shim_read_all(fd, 16 << 20, &text, &len, "/proc/self/mountinfo", err))
+		return fd < 0 ? shim_fail(err, errno, "open /proc/self/mountinfo") : -1;
+	bind.point[0] = '\0';
+	for (p = text; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n')) {
+		snprintf(line, sizeof(line), "%.*s", (int)strcspn(p, "\n"), p);
+		if (shim_mountinfo_parse(line, &m) == 0 && m.id == stx.stx_mnt_id)
+			bind = m;
+	}
+	if (!bind.point[0])
+		return shim_fail(err, ENOENT, "/sys: mount %llu is not in mountinfo",
+				 (unsigned long long)stx.stx_mnt_id);
+	for (p = text; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n')) {
+		char path[PATH_MAX];
+		cleanup_fd int at = -1;
+
+		snprintf(line, sizeof(line), "%.*s", (int)strcspn(p, "\n"), p);
+		if (shim_mountinfo_parse(line, &m) || m.parent != bind.id ||
+		    strncmp(m.point, bind.point, strlen(bind.point)) != 0)
+			continue;
+		snprintf(path, sizeof(path), "/sys%s", m.point + strlen(bind.point));
+		at = open_kernel_path(root_fd, path);
+		if (at < 0)
+			return shim_fail(err, errno, "cover the host's %s", path);
+		if (mount_at("tmpfs", at, path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			     "mode=0555", err))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * /sys without the host's mounts below it (cgroup hierarchies, debugfs,
+ * tracefs, securityfs, its BPF FS), then at /sys/fs/cgroup a cgroup2 of
+ * the container's cgroup namespace: read-only both, as podman mounts them.
+ */
 static int mount_sys(int root_fd, enum shim_net net, struct shim_err *err)
 {
 	struct shim_mount_attr attr = { .attr_set = SHIM_MOUNT_ATTR_RDONLY };
 	cleanup_fd int dir = -1;
 	cleanup_fd int top = -1;
+	bool covered = false;
 
 	/* A fresh sysfs needs a network namespace of our own. */
-	if (net == SHIM_NET_NONE)
-		return mount_fs(root_fd, "sysfs", "/sys", "sysfs",
-				MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, NULL, err);
+	if (net == SHIM_NET_NONE) {
+		if (mount_fs(root_fd, "sysfs", "/sys", "sysfs",
+			     MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, NULL, err))
+			return -1;
+		goto cgroup;
+	}
 	dir = open_in_rootfs(root_fd, "/sys", err);
-	if (dir < 0 || mount_at("/sys", dir, "/sys", "none", MS_BIND | MS_REC, NULL, err))
+	if (dir < 0)
 		return -1;
+	/* Without root the host's mounts under /sys are locked to it: only a recursive bind takes it. */
+	if (mount_at("/sys", dir, "/sys", "none", MS_BIND, NULL, err)) {
+		if (err->errnum != EINVAL)
+			return -1;
+		memset(err, 0, sizeof(*err));
+		if (mount_at("/sys", dir, "/sys", "none", MS_BIND | MS_REC, NULL, err))
+			return -1;
+		covered = true;
+	}
 	/* dir is the directory below the new mount: look again to reach it. */
 	top = open_in_rootfs(root_fd, "/sys", err);
-	if (top < 0)
+	if (top < 0 || (covered && cover_sys_submounts(root_fd, top, err)))
 		return -1;
 	if (sys_mount_setattr(top, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr) < 0)
 		return shim_fail(err, errno, "mount_setattr /sys read-only");
-	return 0;
+cgroup:
+	return mount_fs(root_fd, "cgroup2", "/sys/fs/cgroup", "cgroup2",
+			MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, NULL, err);
 }
 
 static int mount_dev(int root_fd, struct shim_err *err)

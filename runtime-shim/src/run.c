@@ -20,6 +20,7 @@
 
 #include "bpffs.h"
 #include "caps.h"
+#include "cgroup.h"
 #include "cli.h"
 #include "idblock.h"
 #include "idmap.h"
@@ -53,6 +54,7 @@ struct shim_run {
 	uint64_t caps;			/* the command's (caps.h) */
 	bool watch_threads;
 	struct shim_watch watch;	/* --watch-threads: BPF or the connector */
+	struct shim_cgroup cgroup;
 	struct shim_voice voice;
 	struct shim_idblock_lease ids;	/* the block of host IDs held while it runs */
 };
@@ -70,6 +72,8 @@ static void run_release(struct shim_run *r)
 	shim_closep(&r->tty_master);
 	shim_closep(&r->pidfd);
 	shim_watch_release(&r->watch);
+	/* Only once nothing of the container is left may its IDs go to another. */
+	shim_cgroup_remove(&r->cgroup, &r->voice);
 	shim_idblock_give_back(&r->ids);
 }
 
@@ -161,9 +165,11 @@ static int prepare(struct shim_run *r, struct shim_err *err)
 	return 0;
 }
 
-static pid_t spawn(uint64_t flags, int *pidfd, struct shim_err *err)
+/* A child in new namespaces and, when the container has one, in its cgroup. */
+static pid_t spawn(uint64_t flags, const struct shim_cgroup *cg, int *pidfd, struct shim_err *err)
 {
 	struct shim_clone_args args;
+	bool fallback = false;
 	int fd = -1;
 	long pid;
 
@@ -171,11 +177,24 @@ static pid_t spawn(uint64_t flags, int *pidfd, struct shim_err *err)
 	args.flags = flags | CLONE_PIDFD;
 	args.pidfd = (uint64_t)(uintptr_t)&fd;
 	args.exit_signal = SIGCHLD;
+	if (cg->fd >= 0) {
+		args.flags |= SHIM_CLONE_INTO_CGROUP;
+		args.cgroup = (uint64_t)cg->fd;
+	}
 	pid = sys_clone3(&args);
-	if (pid < 0 && errno == ENOSYS)
+	if (pid < 0 && errno == ENOSYS) {
 		/* clone3 missing (old kernel, valgrind): clone has CLONE_PIDFD too. */
 		pid = syscall(SYS_clone, (unsigned long)(flags | CLONE_PIDFD | SIGCHLD),
 			      NULL, &fd, NULL, NULL);
+		fallback = true;
+	}
+	/* Its children wait for the shim: it moves them before they go on. */
+	if (pid > 0 && fallback && cg->fd >= 0 && shim_cgroup_enter(cg, (pid_t)pid, err)) {
+		kill((pid_t)pid, SIGKILL);
+		waitpid((pid_t)pid, NULL, 0);
+		close(fd);
+		return -1;
+	}
 	if (pid < 0)
 		return shim_fail(err, errno, "clone3 (new%s%s%s%s%s%s%s namespaces)",
 				 flags & CLONE_NEWUSER ? " user" : "", flags & CLONE_NEWNS ? " mount" : "",
@@ -249,18 +268,45 @@ static int make_namespaces(struct shim_run *r, uint64_t flags, struct shim_nsfds
 	};
 	cleanup_fd int hpidfd = -1;
 	cleanup_fd int target = -1;
-	char path[64];
+	int sync[2] = { -1, -1 };
+	bool own_cgroup = r->cgroup.fd >= 0;
+	char path[64], byte = 0;
 	pid_t holder;
 	int ret = -1;
 
-	holder = spawn(flags, &hpidfd, err);
-	if (holder < 0)
+	/*
+	 * A cgroup namespace is rooted where its maker is when it makes it:
+	 * with a cgroup of its own, the holder makes it once in that cgroup.
+	 */
+	if (own_cgroup) {
+		flags &= ~(uint64_t)CLONE_NEWCGROUP;
+		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sync) < 0)
+			return shim_fail(err, errno, "socketpair");
+	}
+	holder = spawn(flags, &r->cgroup, &hpidfd, err);
+	if (holder < 0) {
+		shim_closep(&sync[0]);
+		shim_closep(&sync[1]);
 		return -1;
+	}
 	if (holder == 0) {
 		/* Only its namespaces matter: it waits to be killed. */
 		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+		if (own_cgroup && (read(sync[1], &byte, 1) != 1 || unshare(CLONE_NEWCGROUP) < 0 ||
+				   write(sync[1], &byte, 1) != 1))
+			_exit(SHIM_EXIT_ERROR);
 		for (;;)
 			pause();
+	}
+	if (own_cgroup) {
+		bool made = write(sync[0], &byte, 1) == 1 && read(sync[0], &byte, 1) == 1;
+
+		shim_closep(&sync[0]);
+		shim_closep(&sync[1]);
+		if (!made) {
+			shim_fail(err, 0, "the namespace holder could not make the cgroup namespace");
+			goto out;
+		}
 	}
 	if (write_idmaps(r, holder, err))
 		goto out;
@@ -301,7 +347,8 @@ static void abort_container(struct shim_run *r, int status)
 	while (waitid((idtype_t)P_PIDFD, (id_t)r->pidfd, &info, WEXITED) < 0 &&
 	       errno == EINTR)
 		;
-	if (shim_event_container_exit(r->events_fd, r->pid, status, &ev))
+	if (shim_event_container_exit(r->events_fd, r->pid, status, shim_cgroup_oom_kills(&r->cgroup),
+				      &ev))
 		shim_err_print(&ev);
 }
 
@@ -416,6 +463,28 @@ static int drive_setup(struct shim_run *r, struct shim_err *err)
 	}
 }
 
+/*
+ * The container's own cgroup, before any of its processes exists.  Where
+ * it gets none, what needs one is refused: a limit, or a program type it
+ * could attach to a cgroup it does not own.
+ */
+static int make_cgroup(struct shim_run *r, struct shim_err *err)
+{
+	if (shim_cgroup_create(r->cfg, &r->cgroup, &r->voice, err))
+		return shim_fail_wrap(err, "the container's cgroup");
+	if (r->cgroup.fd >= 0)
+		return 0;
+	if (shim_limits_asked(&r->cfg->limits))
+		return shim_fail(err, 0, "a limit needs a cgroup of the container's own, and "
+				 "it gets none: %s", r->cgroup.why_none);
+	if (shim_config_delegates(r->cfg) && shim_delegates_cgroup_types(r->delegation.mask))
+		return shim_fail(err, 0, "a cgroup program or attach type is delegated, and the "
+				 "container has no cgroup of its own to confine it to: %s",
+				 r->cgroup.why_none);
+	shim_note(&r->voice, "no cgroup of the container's own: %s", r->cgroup.why_none);
+	return 0;
+}
+
 /* Default maps: a block of subordinate IDs of its own; never host root, nor the caller. */
 static int resolve_idmaps(struct shim_run *r, struct shim_config *cfg, struct shim_err *err)
 {
@@ -437,7 +506,7 @@ static int run(struct shim_config *cfg)
 {
 	struct shim_run r = {
 		.cfg = cfg, .sigfd = -1, .events_fd = -1, .sock = { -1, -1 },
-		.tty_master = -1, .pidfd = -1, .watch = SHIM_WATCH_INIT,
+		.tty_master = -1, .pidfd = -1, .watch = SHIM_WATCH_INIT, .cgroup = SHIM_CGROUP_INIT,
 		.voice = { .who = "shim", .verbose = cfg->verbose },
 	};
 	struct shim_supervisor sup;
@@ -450,7 +519,7 @@ static int run(struct shim_config *cfg)
 	struct shim_nsfds ns = SHIM_NSFDS_INIT;
 	bool locked;
 
-	if (prepare(&r, &err) || resolve_idmaps(&r, cfg, &err))
+	if (prepare(&r, &err) || resolve_idmaps(&r, cfg, &err) || make_cgroup(&r, &err))
 		goto fail;
 	/*
 	 * The container must not keep the caller's supplementary groups
@@ -492,7 +561,10 @@ static int run(struct shim_config *cfg)
 	if (r.watch_threads && shim_threads_subscribe(&r.watch, r.events_fd, &err))
 		goto fail;
 	fflush(NULL);
-	r.pid = spawn(flags, &r.pidfd, &err);
+	/* Without root the init makes the cgroup namespace once in its cgroup (container.c). */
+	if (!locked && r.cgroup.fd >= 0)
+		flags &= ~(uint64_t)CLONE_NEWCGROUP;
+	r.pid = spawn(flags, &r.cgroup, &r.pidfd, &err);
 	if (r.pid < 0)
 		goto fail;
 	if (r.pid == 0) {
@@ -500,6 +572,7 @@ static int run(struct shim_config *cfg)
 			.cfg = cfg, .rootfs = r.rootfs, .sock = r.sock[1],
 			.seccomp = r.seccomp, .forward = r.forward, .caps = r.caps,
 			.locked = locked, .ns = ns,
+			.unshare_cgroup = !locked && r.cgroup.fd >= 0,
 		};
 
 		close(r.sock[0]);
@@ -544,7 +617,7 @@ static int run(struct shim_config *cfg)
 	sup = (struct shim_supervisor){
 		.pid = r.pid, .pidfd = r.pidfd, .sigfd = r.sigfd,
 		.events_fd = r.events_fd, .watch_threads = r.watch_threads, .watch = &r.watch,
-		.verbose = cfg->verbose, .tty_master = r.tty_master,
+		.verbose = cfg->verbose, .tty_master = r.tty_master, .cgroup = &r.cgroup,
 	};
 	if (shim_supervise(&sup, &status, &err)) {
 		status = SHIM_EXIT_ERROR;

@@ -136,6 +136,18 @@ struct shim_idmaps {
 	size_t n;
 };
 
+/* --memory, --pids-limit, ... and --cgroup-parent, as checked by cgroup.c. */
+struct shim_limits {
+	int64_t memory;		/* memory.max, bytes; 0: none */
+	int64_t memory_swap;	/* memory + swap, bytes; 0: not given; -1: swap unlimited */
+	int64_t pids;		/* pids.max; -1: none */
+	bool pids_given;
+	uint64_t cpu_quota;	/* cpu.max, us per 100 ms; 0: none */
+	const char *cpuset_cpus;
+	const char *cgroup_parent;	/* NULL: the default */
+	bool no_cgroup;		/* --cgroups=disabled */
+};
+
 struct shim_config {
 	bool help;
 	const char *rootfs;
@@ -161,6 +173,7 @@ struct shim_config {
 	bool verbose;
 	uint64_t cap_add;	/* --cap-add, a bit per capability; ~0: all */
 	uint64_t cap_drop;	/* --cap-drop, likewise */
+	struct shim_limits limits;
 };
 
 static inline bool shim_config_delegates(const struct shim_config *cfg)

@@ -72,6 +72,7 @@ int shim_supervise(const struct shim_supervisor *s, int *status,
 	cleanup_fd int epfd = -1;
 	struct shim_err ev;
 	siginfo_t info;
+	uint64_t oom_kills;
 	int n, r = 0;
 
 	epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -131,7 +132,17 @@ int shim_supervise(const struct shim_supervisor *s, int *status,
 	}
 	*status = shim_wait_status(&info);
 	/* The status stands; a stream that cannot take its event is said on stderr. */
-	if (shim_event_container_exit(s->events_fd, s->pid, *status, &ev))
+	oom_kills = s->cgroup ? shim_cgroup_oom_kills(s->cgroup) : 0;
+	if (oom_kills) {
+		char detail[128];
+
+		snprintf(detail, sizeof(detail), "the kernel killed %llu process%s of the container "
+			 "at its memory limit", (unsigned long long)oom_kills, oom_kills == 1 ? "" : "es");
+		if (shim_event_note(s->events_fd, "oom-kill", detail, &ev))
+			shim_err_print(&ev);
+		shim_warn(&(struct shim_voice){ .who = "shim", .verbose = s->verbose }, "%s", detail);
+	}
+	if (shim_event_container_exit(s->events_fd, s->pid, *status, oom_kills, &ev))
 		shim_err_print(&ev);
 	return 0;
 }

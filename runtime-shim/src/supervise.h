@@ -4,6 +4,7 @@
 
 #include <signal.h>
 
+#include "cgroup.h"
 #include "shim.h"
 #include "threads.h"
 
@@ -16,6 +17,7 @@ struct shim_supervisor {
 	struct shim_watch *watch;	/* --watch-threads: shim_threads_subscribe()'s */
 	bool verbose;
 	int tty_master;		/* --tty: the container's pty master, else -1 */
+	const struct shim_cgroup *cgroup;	/* its OOM kills go into container-exit */
 };
 
 /*

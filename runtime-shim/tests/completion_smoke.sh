@@ -28,7 +28,7 @@ expect() {	# expect LINE WANT
 	fi
 }
 
-echo "1..8"
+echo "1..10"
 expect "shim " "run ps hook seccomp-profile bpf-needs --help --version"
 expect "shim ps " "--help"
 expect "shim run --userns " "auto auto:size="
@@ -37,4 +37,6 @@ expect "shim run --net " "none host"
 expect "shim hook " "bpffs"
 expect "shim run --bpf-delegate-maps=ar" "array"
 expect "shim run --wa" "--watch-threads"
+expect "shim run --pids" "--pids-limit"
+expect "shim run --pids-limit " "2048 -1"
 exit $failed

@@ -32,16 +32,16 @@ static void test_stream(void **state)
 	assert_int_equal(shim_event_container_start(fd, 10, &err), 0);
 	assert_int_equal(shim_event_thread_exits(fd, &one, 1, &err), 0);
 	assert_int_equal(shim_event_note(fd, "x", "say \"hi\"\n", &err), 0);
-	assert_int_equal(shim_event_container_exit(fd, 10, 137, &err), 0);
+	assert_int_equal(shim_event_container_exit(fd, 10, 137, 2, &err), 0);
 	/* No --events: nothing to write, nothing fails. */
-	assert_int_equal(shim_event_container_exit(-1, 10, 137, &err), 0);
+	assert_int_equal(shim_event_container_exit(-1, 10, 137, 0, &err), 0);
 	n = pread(fd, buf, sizeof(buf) - 1, 0);
 	assert_true(n > 0);
 	buf[n] = '\0';
 	assert_contains(buf, "{\"event\":\"container-start\",\"pid\":10,\"time\":");
 	assert_contains(buf, "{\"event\":\"thread-exit\",\"tid\":11,\"pid\":10,\"time\":");
 	assert_contains(buf, "\"detail\":\"say \\\"hi\\\" \"");
-	assert_contains(buf, "{\"event\":\"container-exit\",\"pid\":10,\"status\":137,\"time\":");
+	assert_contains(buf, "{\"event\":\"container-exit\",\"pid\":10,\"status\":137,\"oom_kill\":2,\"time\":");
 	close(fd);
 	unlink(path);
 
@@ -51,7 +51,7 @@ static void test_stream(void **state)
 	assert_int_equal(shim_event_thread_exits(ro, &one, 1, &err), -1);
 	assert_int_equal(err.errnum, EBADF);
 	assert_string_equal(err.msg, "--events: write the thread-exit event: Bad file descriptor");
-	assert_int_equal(shim_event_container_exit(ro, 1, 143, &err), -1);
+	assert_int_equal(shim_event_container_exit(ro, 1, 143, 0, &err), -1);
 	assert_string_equal(err.msg, "--events: write the container-exit event: Bad file descriptor");
 	assert_int_equal(shim_event_note(ro, "thread-events-lost", "d", &err), -1);
 	assert_string_equal(err.msg, "--events: write the thread-events-lost event: Bad file descriptor");

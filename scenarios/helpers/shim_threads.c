@@ -19,7 +19,12 @@
  *   shim_threads exit         exits 0 (what execs runs)
  *   shim_threads storm        outside the container: fork children that
  *                             exit at once until SIGTERM, then print how many
+ * Limits (shim/57-cgroups):
+ *   shim_threads pids N       start up to N sleeping threads; print
+ *                             "threads: M, then ERRNO" at the first refusal
+ *   shim_threads hog MB       allocate and touch MB megabytes, 1 MB at a time
  */
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -219,8 +224,47 @@ static int storm(void)
 	return 0;
 }
 
+static int pids_shape(long n)
+{
+	pthread_attr_t attr;
+	long started = 0;
+	int err = 0;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	for (; started < n; started++) {
+		pthread_t t;
+
+		err = pthread_create(&t, &attr, worker, (void *)(size_t)60000);
+		if (err)
+			break;
+	}
+	printf("threads: %ld, then %s\n", started, err ? strerrorname_np(err) : "none refused");
+	fflush(stdout);
+	_exit(0);
+}
+
+static int hog(long mb)
+{
+	for (long i = 0; i < mb; i++) {
+		char *p = malloc(1 << 20);
+
+		if (!p) {
+			printf("malloc refused at %ld MB\n", i);
+			return 1;
+		}
+		memset(p, (int)i, 1 << 20);
+	}
+	printf("allocated %ld MB\n", mb);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 3 && strcmp(argv[1], "pids") == 0)
+		return pids_shape(atol(argv[2]));
+	if (argc == 3 && strcmp(argv[1], "hog") == 0)
+		return hog(atol(argv[2]));
 	if (argc == 2 && strcmp(argv[1], "storm") == 0)
 		return storm();
 	if (argc == 2 && strcmp(argv[1], "exit") == 0)

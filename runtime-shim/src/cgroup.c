@@ -267,7 +267,7 @@ static const char *next_line(const char **text, char *buf, size_t len)
 
 int shim_cgroup2_mount_of(const char *mountinfo, char *point, size_t len, struct shim_err *err)
 {
-	static struct shim_mountinfo m;	/* PATH_MAX twice: not on the stack */
+	struct shim_mountinfo m;
 	char line[2 * PATH_MAX + 256];
 	const char *text = mountinfo;
 
@@ -308,7 +308,7 @@ static bool path_within(const char *path, const char *top)
 int shim_cgroup_mounts_confined(const char *mountinfo, const char *below, const char *own,
 				struct shim_err *err)
 {
-	static struct shim_mountinfo m;
+	struct shim_mountinfo m;
 	char line[2 * PATH_MAX + 256];
 	const char *text = mountinfo;
 

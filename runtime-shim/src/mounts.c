@@ -79,7 +79,7 @@ static int open_kernel_path(int root_fd, const char *path);
  */
 static int cover_sys_submounts(int root_fd, int top, struct shim_err *err)
 {
-	static struct shim_mountinfo m, bind;	/* PATH_MAX twice: not on the stack */
+	struct shim_mountinfo m, bind;
 	cleanup_free char *text = NULL;
 	cleanup_fd int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
 	char line[2 * PATH_MAX + 256];

@@ -24,13 +24,15 @@ oci_json_strings() {
 #   --userns HOSTID      a user namespace, 65536 IDs from HOSTID
 #   --cgroupns           a cgroup namespace
 #   --sysfs              a read-only sysfs (the container has its own network)
+#   --sys-rbind          the host's /sys bound recursively, read-only, as a
+#                        base spec for containerd may: its cgroup mounts too
 #   --tmp                a tmpfs on /tmp
 #   --masked             runc's kernel files masked and /proc/sys read-only
 #   --annotations JSON   the annotations object's members ("k": "v", ...)
 #   --hook POLICY        the createRuntime hook `shim hook bpffs --policy POLICY`
 #                        (of the shim OCI_SHIM names)
 oci_config() {
-	local root="" hostname=oci env=("PATH=/bin:/opt/bin") caps="" userns="" cgroupns="" sysfs="" tmp=""
+	local root="" hostname=oci env=("PATH=/bin:/opt/bin") caps="" userns="" cgroupns="" sysfs="" sys_rbind="" tmp=""
 	local masked="" annotations="" hook="" caps_json ns maps="" mounts hooks="" linux_extra=""
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -41,6 +43,7 @@ oci_config() {
 		--userns) userns=$2; shift 2 ;;
 		--cgroupns) cgroupns=1; shift ;;
 		--sysfs) sysfs=1; shift ;;
+		--sys-rbind) sys_rbind=1; shift ;;
 		--tmp) tmp=1; shift ;;
 		--masked) masked=1; shift ;;
 		--annotations) annotations=$2; shift 2 ;;
@@ -61,6 +64,8 @@ oci_config() {
     {"destination": "/dev", "type": "tmpfs", "source": "tmpfs", "options": ["nosuid", "strictatime", "mode=755", "size=65536k"]}'
 	[ -z "$sysfs" ] || mounts+=',
     {"destination": "/sys", "type": "sysfs", "source": "sysfs", "options": ["nosuid", "noexec", "nodev", "ro"]}'
+	[ -z "$sys_rbind" ] || mounts+=',
+    {"destination": "/sys", "type": "bind", "source": "/sys", "options": ["rbind", "ro", "nosuid", "noexec", "nodev"]}'
 	[ -z "$tmp" ] || mounts+=',
     {"destination": "/tmp", "type": "tmpfs", "source": "tmpfs", "options": ["nosuid", "nodev"]}'
 	[ -z "$hook" ] || hooks="\"hooks\": {\"createRuntime\": [{\"path\": \"$OCI_SHIM\", \"args\": [\"shim\", \"hook\", \"bpffs\", \"--policy\", \"$hook\"], \"timeout\": 30}]},"

@@ -86,6 +86,7 @@ userspace: kernel upstream-selftests bpf-tools
 
 rootfs: deps userspace deb
 	@scripts/rootfs-base.sh
+	@scripts/cri-disk.sh
 	@scripts/rootfs-pack.sh
 
 # kernel-tree first: the libbpf ABI test builds the patched tree's

@@ -110,6 +110,13 @@ fi
 [ ${#reused[@]} -eq 0 ] || say "$kernel: ${#reused[@]} results reused, ${#to_run[@]} scenarios to run"
 
 accel=$("$repo_root/scripts/guest-accel.sh" "$image")
+# The containerd scenarios' disk (scripts/cri-disk.sh): attached only to a
+# guest that runs one of them, so that no other boot carries it.
+disk=()
+if [ "$mode" = check ] && printf '%s\n' "${to_run[@]}" | grep -q -- '-containerd-cri$'; then
+	[ -f "$build_dir/rootfs/cri-disk.img" ] || die "$build_dir/rootfs/cri-disk.img missing: run 'make rootfs'"
+	disk=(-drive "file=$build_dir/rootfs/cri-disk.img,if=virtio,format=raw,readonly=on")
+fi
 
 # boot ACCEL APPEND PART: one QEMU run. Its serial ports go to PART.console
 # and PART.tap (raw), its stderr to PART.qemu; PART.kvm-failed says that
@@ -120,7 +127,7 @@ boot() {
 	: > "$part.tap"; : > "$part.console"
 	say "$kernel: booting ($accel_opt, timeout ${limit}s)"
 	timeout -k 10 "$limit" qemu-system-x86_64 -accel "$accel_opt" "${guest_machine[@]}" \
-		-kernel "$image" -initrd "$initrd" -append "$append" \
+		-kernel "$image" -initrd "$initrd" -append "$append" "${disk[@]}" \
 		-serial "file:$part.console" -serial "file:$part.tap" \
 		2> >(tee "$part.qemu" >&2) &
 	qemu=$!

@@ -5,6 +5,7 @@
 
 CRI_LABEL=shim-cri
 CRI_PAUSE=shim.invalid/cri-pause:1
+# shellcheck disable=SC2034 # used by the scenario
 CRI_IMAGE=shim.invalid/cri-test:1
 
 # cri_tools DIR: mount the disk with containerd and the CRI client

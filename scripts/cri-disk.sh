@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The disk of the containerd scenarios (scenarios/oci/*-containerd-cri):
+# Debian's containerd (its daemon, runc shim and ctr) and the CRI client
+# of scenarios/helpers/cri, on an ext4 image labelled shim-cri. They are
+# about 100 MB: on a disk of their own, which boot-guest.sh attaches only
+# to a guest that runs such a scenario, they cost every other boot
+# nothing (the initramfs would carry them into every guest's memory).
+#   build/rootfs/cri-disk.img  the image
+#   build/rootfs/cri-disk.id   the hash of its files, which rootfs-pack.sh
+#                              puts in the initramfs: it is part of every
+#                              scenario's key, so a changed disk runs again
+# The client is built offline, from Debian's Go packages of gRPC and
+# protobuf (GOPATH mode, no module proxy), as one static binary.
+# Usage: cri-disk.sh
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+work=$build_dir/cri-disk
+image=$build_dir/rootfs/cri-disk.img
+id_file=$build_dir/rootfs/cri-disk.id
+client_src=$repo_root/scenarios/helpers/cri
+
+# fetch_containerd: Debian's containerd package, unpacked into $work/pkg.
+fetch_containerd() {
+	local deb
+	rm -rf "$work/dl" "$work/pkg"; mkdir -p "$work/dl"
+	(cd "$work/dl" && apt-get download -q containerd) || return
+	deb=$(ls "$work/dl"/containerd_*.deb) || return
+	dpkg-deb -x "$deb" "$work/pkg" || return
+	basename "$deb" > "$work/pkg/.deb"
+}
+
+build_client() {
+	mkdir -p "$work/gocache"
+	(cd "$client_src" && GO111MODULE=off GOPATH=/usr/share/gocode GOFLAGS='' GOPROXY=off \
+		GOCACHE=$work/gocache CGO_ENABLED=0 go build -trimpath -ldflags=-s -o "$work/cri.tmp" .) || return
+	mv "$work/cri.tmp" "$work/cri"
+}
+
+# make_image: the staged files as an ext4 image with room to spare, made
+# without a mount (mkfs.ext4 -d), owned by root.
+make_image() {
+	local stage=$work/stage size_mb
+	rm -rf "$stage"; mkdir -p "$stage/bin"
+	cp "$work/pkg/usr/bin/containerd" "$work/pkg/usr/bin/containerd-shim-runc-v2" "$work/pkg/usr/bin/ctr" "$stage/bin/" || return
+	cp "$work/cri" "$stage/bin/cri" || return
+	cp "$work/pkg/.deb" "$stage/containerd-package"
+	size_mb=$(( $(du -sm "$stage" | cut -f1) * 5 / 4 + 16 ))
+	rm -f "$image.tmp"
+	truncate -s "${size_mb}M" "$image.tmp" || return
+	mkfs.ext4 -q -F -L shim-cri -E root_owner=0:0 -d "$stage" "$image.tmp" || return
+	mv "$image.tmp" "$image"
+}
+
+mkdir -p "$work" "$build_dir/rootfs"
+[ -f "$work/pkg/.deb" ] || run_logged cri-disk-containerd fetch_containerd
+run_logged cri-disk-client build_client
+id=$(hash_inputs "$work/pkg/usr/bin/containerd" "$work/pkg/usr/bin/containerd-shim-runc-v2" "$work/pkg/usr/bin/ctr" "$work/cri")
+if [ -f "$image" ] && [ "$(cat "$id_file" 2>/dev/null)" = "$id" ]; then
+	exit 0
+fi
+run_logged cri-disk-image make_image
+echo "$id" > "$id_file"
+say "cri disk: $(cat "$work/pkg/.deb"), the CRI client; $(du -h --apparent-size "$image" | cut -f1) (${image#"$repo_root"/})"

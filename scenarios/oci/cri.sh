@@ -66,7 +66,9 @@ cri_image() {
 	rm -rf "$dir"
 }
 
-# cri_config DIR: containerd's config, everything under DIR; the runc
+# cri_config DIR: containerd's config, everything under DIR, the native
+# snapshotter (the patched kernel has no overlayfs, Debian's as a module
+# the guest does not load); the runc
 # handler and the bpffs one appended as the README tells a user of
 # Debian's config (a handler table of its own replaces containerd's
 # default table of handlers, runc with it).
@@ -80,6 +82,8 @@ cri_config() {
 	  address = "$dir/containerd.sock"
 	[plugins."io.containerd.grpc.v1.cri"]
 	  sandbox_image = "$CRI_PAUSE"
+	  [plugins."io.containerd.grpc.v1.cri".containerd]
+	    snapshotter = "native"
 	  [plugins."io.containerd.grpc.v1.cri".cni]
 	    bin_dir = "$dir/cni-bin"
 	    conf_dir = "$dir/cni-conf"

@@ -193,7 +193,13 @@ func runPod(c *client, p *pod, ct *container, wait time.Duration) (int, error) {
 		if status.varint(3) == containerExited {
 			code := int(int32(status.varint(7)))
 			fmt.Fprintf(os.Stderr, "cri: container %s exited %d (%s)\n", short(id), code, status.str(10))
-			if err := printLog(filepath.Join(p.logDir, status.str(15))); err != nil {
+			// containerd reports the log's full path; the API, a path
+			// relative to the pod's log directory.
+			logPath := status.str(15)
+			if !filepath.IsAbs(logPath) {
+				logPath = filepath.Join(p.logDir, logPath)
+			}
+			if err := printLog(logPath); err != nil {
 				return 0, err
 			}
 			return code, nil
@@ -208,9 +214,6 @@ func runPod(c *client, p *pod, ct *container, wait time.Duration) (int, error) {
 // printLog prints a CRI log file's messages: each line is "TIME STREAM
 // TAG MESSAGE", TAG P a partial line continued by the next one.
 func printLog(path string) error {
-	if !filepath.IsAbs(path) {
-		return fmt.Errorf("log path %q is not absolute", path)
-	}
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("container log: %w", err)

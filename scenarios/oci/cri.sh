@@ -4,6 +4,9 @@
 # shellcheck shell=bash
 
 CRI_LABEL=shim-cri
+# The patched kernel has no overlayfs, Debian's as a module the guest
+# does not load: the CRI and ctr's imports both use the native snapshotter.
+CRI_SNAPSHOTTER=native
 CRI_PAUSE=shim.invalid/cri-pause:1
 # shellcheck disable=SC2034 # used by the scenario
 CRI_IMAGE=shim.invalid/cri-test:1
@@ -66,9 +69,7 @@ cri_image() {
 	rm -rf "$dir"
 }
 
-# cri_config DIR: containerd's config, everything under DIR, the native
-# snapshotter (the patched kernel has no overlayfs, Debian's as a module
-# the guest does not load); the runc
+# cri_config DIR: containerd's config, everything under DIR; the runc
 # handler and the bpffs one appended as the README tells a user of
 # Debian's config (a handler table of its own replaces containerd's
 # default table of handlers, runc with it).
@@ -83,7 +84,7 @@ cri_config() {
 	[plugins."io.containerd.grpc.v1.cri"]
 	  sandbox_image = "$CRI_PAUSE"
 	  [plugins."io.containerd.grpc.v1.cri".containerd]
-	    snapshotter = "native"
+	    snapshotter = "$CRI_SNAPSHOTTER"
 	  [plugins."io.containerd.grpc.v1.cri".cni]
 	    bin_dir = "$dir/cni-bin"
 	    conf_dir = "$dir/cni-conf"

@@ -25,7 +25,8 @@ client_src=$repo_root/scenarios/helpers/cri
 fetch_containerd() {
 	local deb
 	rm -rf "$work/dl" "$work/pkg"; mkdir -p "$work/dl"
-	(cd "$work/dl" && apt-get download -q containerd) || return
+	# A host whose package lists are stale gets them first.
+	(cd "$work/dl" && { apt-get download -q containerd || { apt-get update -q && apt-get download -q containerd; }; }) || return
 	deb=$(ls "$work/dl"/containerd_*.deb) || return
 	dpkg-deb -x "$deb" "$work/pkg" || return
 	basename "$deb" > "$work/pkg/.deb"

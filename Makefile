@@ -41,7 +41,7 @@ help:
 	@echo "  FUZZ_SECONDS=N each target's time (default 600); make check runs each for a few seconds"
 	@echo "make install     install-shim and install-bpf-tools:"
 	@echo "  install-shim       the shim, man pages, completion, OCI hook files (PREFIX=/usr/local, DESTDIR=)"
-	@echo "  install-bpf-tools  the series' libbpf.so.1 and bpftool under /opt/bpf-token"
+	@echo "  install-bpf-tools  the series' libbpf.so.1 and bpftool under /usr/lib/bpf-token"
 	@echo "                     (BPF_TOOLS_PREFIX=, DESTDIR=); patches a kernel tree first if there is none"
 	@echo "make uninstall   uninstall-shim and uninstall-bpf-tools: remove what install wrote"
 	@echo "make clean       remove build/ (keeps the ccache)"
@@ -71,7 +71,7 @@ upstream-selftests: deps prebuilt
 # lays them out (build/bpf-tools/stage). The guest gets them under the
 # default prefix, whatever a `make install` chose.
 bpf-tools: kernel-tree
-	@BPF_TOOLS_PREFIX=/opt/bpf-token scripts/build-bpf-tools.sh
+	@BPF_TOOLS_PREFIX=/usr/lib/bpf-token scripts/build-bpf-tools.sh
 
 # The Debian packages, shim and bpf-token-tools, into build/deb: the
 # guests install them (rootfs), as a Debian 12 user would.
@@ -82,10 +82,11 @@ userspace: kernel upstream-selftests bpf-tools
 	@$(MAKE) -s -C bench O=$(BUILD)/bench KHDR=$(BUILD)/kernel-headers/include LIBBPF=$(BUILD)/libbpf
 	@$(MAKE) -s -C scenarios O=$(BUILD)/scenarios KHDR=$(BUILD)/kernel-headers/include \
 		LIBBPF=$(BUILD)/libbpf VMLINUX=$(BUILD)/linux/out-default/vmlinux \
-		BPF_TOOLS=$(BUILD)/bpf-tools/stage/opt/bpf-token
+		BPF_TOOLS=$(BUILD)/bpf-tools/stage/usr/lib/bpf-token
 
 rootfs: deps userspace deb
 	@scripts/rootfs-base.sh
+	@scripts/cri-disk.sh
 	@scripts/rootfs-pack.sh
 
 # kernel-tree first: the libbpf ABI test builds the patched tree's
@@ -146,7 +147,7 @@ fuzz: deps
 #                      hook's files (runtime-shim/Makefile; PREFIX=/usr/local);
 #                      needs no kernel tree
 #   install-bpf-tools  the series' libbpf.so.1 and bpftool under a prefix of
-#                      their own (/opt/bpf-token, BPF_TOOLS_PREFIX=), so that
+#                      their own (/usr/lib/bpf-token, BPF_TOOLS_PREFIX=), so that
 #                      Debian's libbpf1 and bpftool stay what every other
 #                      program gets (docs/bpf-token-tools.md); they
 #                      are built from the patched kernel tree, which this

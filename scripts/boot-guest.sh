@@ -44,6 +44,21 @@ scale=$((k_scale * ${GUEST_TIMEOUT_SCALE:-1}))
 
 mkdir -p "$results"
 accel=$("$repo_root/scripts/guest-accel.sh" "$image")
+# The containerd scenarios' disk (scripts/cri-disk.sh): attached only to a
+# guest that runs one of them, so that no other boot carries it.
+disk=()
+# runs_cri: the scenarios selected include one (the manifest, rootfs-pack.sh).
+runs_cri() {
+	local id
+	while IFS=$'\t' read -r id _; do
+		[[ $id == *-containerd-cri ]] && scenario_selects "$scenarios" "$id" && return 0
+	done < "$build_dir/rootfs/scenario-manifest"
+	return 1
+}
+if [ "$mode" = check ] && runs_cri; then
+	[ -f "$build_dir/rootfs/cri-disk.img" ] || die "$build_dir/rootfs/cri-disk.img missing: run 'make rootfs'"
+	disk=(-drive "file=$build_dir/rootfs/cri-disk.img,if=virtio,format=raw,readonly=on")
+fi
 
 # boot ACCEL APPEND PART: one QEMU run. Its serial ports go to PART.console
 # and PART.tap (raw), its stderr to PART.qemu; PART.kvm-failed says that
@@ -54,7 +69,7 @@ boot() {
 	: > "$part.tap"; : > "$part.console"
 	say "$kernel: booting ($accel_opt, timeout ${limit}s)"
 	timeout -k 10 "$limit" qemu-system-x86_64 -accel "$accel_opt" "${guest_machine[@]}" \
-		-kernel "$image" -initrd "$initrd" -append "$append" \
+		-kernel "$image" -initrd "$initrd" -append "$append" "${disk[@]}" \
 		-serial "file:$part.console" -serial "file:$part.tap" \
 		2> >(tee "$part.qemu" >&2) &
 	qemu=$!

@@ -5,7 +5,7 @@
 #
 # Debian 12's libbpf1 (1.1.2) and bpftool (7.1) know no BPF tokens, so a
 # delegated container's Debian tools get EPERM. These go under a prefix of
-# their own (BPF_TOOLS_PREFIX, default /opt/bpf-token) that is in no
+# their own (BPF_TOOLS_PREFIX, default /usr/lib/bpf-token) that is in no
 # ld.so.conf and on no default PATH: Debian's libbpf.so.1 and bpftool stay
 # what every other program gets, and a user opts in per program.
 #   PREFIX/lib64/libbpf.so.1  soname and symbol versions from the tree's
@@ -26,7 +26,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-prefix=${BPF_TOOLS_PREFIX:-/opt/bpf-token}
+prefix=${BPF_TOOLS_PREFIX:-/usr/lib/bpf-token}
 destdir=${DESTDIR:-}
 tree=$build_dir/linux
 out=$build_dir/bpf-tools

@@ -2,7 +2,7 @@
 # Build the Debian packages into build/deb and check them with lintian:
 #   shim_VERSION_ARCH.deb             runtime-shim/ (its debian/ directory)
 #   bpf-token-tools_VERSION_ARCH.deb  the series' libbpf and bpftool under
-#                                     /opt/bpf-token, from the tree staged
+#                                     /usr/lib/bpf-token, from the tree staged
 #                                     by build-bpf-tools.sh
 # Each is built again only when its inputs changed. lintian errors fail
 # the step.
@@ -44,7 +44,7 @@ build_shim() {
 build_bpf_tools() {
 	local libbpf version dir
 	# libbpf.so.1.4.0 -> 1.4.0; the kernel tree it came from after it.
-	libbpf=$(basename "$(readlink -f "$stage/opt/bpf-token/lib64/libbpf.so.1")")
+	libbpf=$(basename "$(readlink -f "$stage/usr/lib/bpf-token/lib64/libbpf.so.1")")
 	version=${libbpf#libbpf.so.}+linux$(dpkg-query -W -f '${Version}' linux-source-6.1 | tr -- '-' '.')
 	dir=$src/bpf-token-tools-$version
 	rm -rf "$src"/bpf-token-tools-*; mkdir -p "$dir"
@@ -69,7 +69,7 @@ build_changed() {
 	say "deb $name: $(cd "$out" && ls "${name}"_*.deb)"
 }
 
-[ -x "$stage/opt/bpf-token/sbin/bpftool" ] || die "$stage missing: run 'make bpf-tools'"
+[ -x "$stage/usr/lib/bpf-token/sbin/bpftool" ] || die "$stage missing: run 'make bpf-tools'"
 mkdir -p "$out"
 build_changed shim "$repo_root/runtime-shim/src" "$repo_root/runtime-shim/tests" \
 	"$repo_root/runtime-shim/debian" "$repo_root/runtime-shim/man" "$repo_root/runtime-shim/completion" \

@@ -24,7 +24,7 @@ image=$build_dir/images/$name.bzImage
 # Its loop module, which the guest's /init loads (Debian builds loop as a
 # module; the patched kernel has it built in): ext4 images in scenarios.
 modules=$build_dir/images/$name.modules
-[ -f "$image" ] && [ -d "$modules" ] && exit 0
+[ -f "$image" ] && [ -n "$(find "$modules" -name virtio_blk.ko 2>/dev/null)" ] && exit 0
 
 fetch() {
 	local dl=$build_dir/prebuilt/$name pkg deb
@@ -45,15 +45,21 @@ fetch() {
 }
 # Uncompressed, so that insmod needs no decompression support (6.12's is .ko.xz).
 unpack_loop() {
-	local deb ko
+	local deb wanted
 	deb=$(ls "$build_dir/prebuilt/$name"/*.deb 2>/dev/null | head -n 1)
 	[ -n "$deb" ] || fetch
 	deb=$(ls "$build_dir/prebuilt/$name"/*.deb | head -n 1)
 	rm -rf "$modules.tmp"; mkdir -p "$modules.tmp"
-	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$modules.tmp" --wildcards './lib/modules/*/kernel/drivers/block/loop.ko*'
-	ko=$(find "$modules.tmp" -name 'loop.ko*')
-	[ -n "$ko" ] || die "$deb has no loop module"
-	case $ko in *.xz) xz -d "$ko" ;; esac
+	# and the virtio block driver with what it needs where they are
+	# modules (6.12 has only virtio_blk as one): the containerd scenarios'
+	# disk (scripts/cri-disk.sh).
+	mapfile -t wanted < <(dpkg-deb --fsys-tarfile "$deb" | tar -t |
+		grep -E '^\./lib/modules/[^/]+/kernel/drivers/(block/(loop|virtio_blk)|virtio/(virtio|virtio_ring|virtio_pci[a-z_]*))\.ko(\.xz)?$')
+	[ ${#wanted[@]} -gt 0 ] || die "$deb has none of the modules the guest loads"
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$modules.tmp" "${wanted[@]}"
+	[ -n "$(find "$modules.tmp" -name 'loop.ko*')" ] || die "$deb has no loop module"
+	[ -n "$(find "$modules.tmp" -name 'virtio_blk.ko*')" ] || die "$deb has no virtio_blk module"
+	find "$modules.tmp" -name '*.ko.xz' -exec xz -d {} +
 	rm -rf "$modules"; mv "$modules.tmp" "$modules"
 }
 [ -f "$image" ] || run_logged "fetch-$name" fetch

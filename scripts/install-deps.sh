@@ -14,6 +14,7 @@ packages=(
 	libcmocka-dev libjson-c-dev build-essential xz-utils zstd rsync git libcap-dev pkg-config
 	zlib1g-dev python3 valgrind util-linux bpftool gnuplot-nox
 	debhelper dpkg-dev fakeroot help2man lintian man-db bash-completion shellcheck
+	golang-go golang-google-grpc-dev golang-google-protobuf-dev e2fsprogs
 )
 
 missing=()

@@ -41,6 +41,10 @@ for name in shim bpf-token-tools; do
 	ls "$build_dir/deb/${name}"_*.deb >/dev/null 2>&1 || die "build/deb/${name}_*.deb missing: run 'make deb'"
 	cp "$build_dir/deb/${name}"_*.deb "$staging/opt/debs/"
 done
+# The hash of the containerd scenarios' disk (scripts/cri-disk.sh), which
+# boot-guest.sh attaches: in the initramfs, a changed disk changes the keys.
+[ -f "$out_dir/cri-disk.id" ] || die "$out_dir/cri-disk.id missing: run scripts/cri-disk.sh"
+cp "$out_dir/cri-disk.id" "$staging/opt/scenarios/cri-disk.id"
 # The prebuilt kernels' loop modules (scripts/fetch-prebuilt-kernel.sh),
 # under /lib/modules/VERSION, where the guest's /init loads them; /lib is
 # a link to usr/lib in the merged-/usr guest.

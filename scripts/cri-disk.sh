@@ -37,8 +37,11 @@ fetch_containerd() {
 # two they use by placeholders (deps/grpc, deps/protowire): their paths
 # are Debian's to say.
 go_import() {
-	dpkg -L "$1" | sed -n 's|^/usr/share/gocode/src/||p' | grep -m1 -xE "$2" ||
-		{ echo "no Go package $2 in $1" >&2; return 1; }
+	local path
+	# All of the list read (no early exit): the pipeline must not fail on SIGPIPE.
+	path=$(dpkg -L "$1" | sed -n 's|^/usr/share/gocode/src/||p' | awk -v re="^$2\$" '$0 ~ re && !n++')
+	[ -n "$path" ] || { echo "no Go package $2 in $1" >&2; return 1; }
+	echo "$path"
 }
 
 build_client() {

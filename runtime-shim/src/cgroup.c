@@ -305,6 +305,23 @@ static bool path_within(const char *path, const char *top)
 	return strncmp(path, top, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
+/*
+ * Whether a mount stacked on the mount `id` at its own mount point hides
+ * it: no path reaches it then, only an unmount of what covers it, which
+ * needs CAP_SYS_ADMIN over the container's mount namespace.
+ */
+static bool covered(const char *mountinfo, unsigned int id, const char *point)
+{
+	struct shim_mountinfo m;
+	char line[2 * PATH_MAX + 256];
+	const char *text = mountinfo;
+
+	while (next_line(&text, line, sizeof(line)))
+		if (shim_mountinfo_parse(line, &m) == 0 && m.parent == id && strcmp(m.point, point) == 0)
+			return true;
+	return false;
+}
+
 int shim_cgroup_mounts_confined(const char *mountinfo, const char *below, const char *own,
 				struct shim_err *err)
 {
@@ -317,7 +334,7 @@ int shim_cgroup_mounts_confined(const char *mountinfo, const char *below, const 
 			return shim_fail(err, EINVAL, "the container's mountinfo: a line it cannot read: "
 					 "\"%.200s\"", line);
 		if (strcmp(m.fstype, "cgroup2") == 0 && path_within(m.point, below) &&
-		    !path_within(m.root, own))
+		    !path_within(m.root, own) && !covered(mountinfo, m.id, m.point))
 			return shim_fail(err, EPERM, "the container's mount %s (cgroup2, root %s) reaches "
 					 "cgroups outside its own (%s): a program delegated there could "
 					 "attach to them", m.point, m.root, own);

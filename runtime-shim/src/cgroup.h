@@ -61,7 +61,9 @@ int shim_cgroup2_path_of(const char *proc_cgroup, char *path, size_t len, struct
  * from outside, whose mount point is at or below `below` (its root
  * directory, which is the rootfs's path before pivot_root) must have as its
  * root the container's own cgroup (own, its cgroup v2 path) or one below;
- * a mount that shows more of the hierarchy is refused, named.  cgroup v1
+ * a mount that shows more of the hierarchy is refused, named, unless a
+ * mount on its own mount point covers it (a base spec that binds the
+ * host's /sys and mounts the container's cgroup on top).  cgroup v1
  * mounts are not looked at: no BPF program attaches to a v1 cgroup.
  */
 int shim_cgroup_mounts_confined(const char *mountinfo, const char *below, const char *own,

@@ -210,6 +210,15 @@ static void test_mounts_confined(void **state)
 	assert_int_equal(shim_cgroup_mounts_confined(sibling, "/", own, &err), -1);
 	assert_int_equal(shim_cgroup_mounts_confined("garbage\n", "/", own, &err), -1);
 	assert_contains(err.msg, "a line it cannot read");
+	/* The host's hierarchy under the container's own, at the same point: hidden. */
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(shim_cgroup_mounts_confined("40 39 0:25 / /sys/fs/cgroup ro - cgroup2 cgroup2 rw\n"
+						     "50 40 0:25 /machine.slice/libpod-1 /sys/fs/cgroup ro - cgroup2 cgroup2 rw\n",
+						     "/", own, &err), 0);
+	/* Something mounted below it instead covers nothing. */
+	assert_int_equal(shim_cgroup_mounts_confined("40 39 0:25 / /sys/fs/cgroup ro - cgroup2 cgroup2 rw\n"
+						     "50 40 0:30 / /sys/fs/cgroup/x ro - tmpfs tmpfs rw\n",
+						     "/", own, &err), -1);
 }
 
 static void test_cgroup_types(void **state)

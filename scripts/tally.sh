@@ -25,7 +25,7 @@ declare -A role runs
 for k in "${kernels[@]}"; do kernel_row "$k"; role[$k]=$k_role; runs[$k]=$k_runs; done
 results=$results_dir
 passed=0 failed=0 skipped=0
-failures=()
+failures=() failed_points=()
 fail() { failed=$((failed + 1)); failures+=("$1"); }
 
 # A kernel's results: "id status note" per scenario.
@@ -79,7 +79,8 @@ for id in "${ids[@]}"; do
 			# leaves every later scenario without a result.
 			failed=$((failed + 1))
 			missing[$k]=$(( ${missing[$k]:-0} + 1 )) ;;
-		*) fail "$k $id: $st ${reason[$k,$id]:-}" ;;
+		*) fail "$k $id: $st ${reason[$k,$id]:-}"
+			failed_points+=("$k $id") ;;
 		esac
 	done
 	echo
@@ -127,6 +128,23 @@ if [ ${#failures[@]} -gt 0 ]; then
 	echo "Failures:"
 	printf '  %s\n' "${failures[@]}"
 fi
+# What a failed scenario said: its failed test points and diagnostics
+# (a CI log keeps only what is printed here).
+for point in "${failed_points[@]}"; do
+	read -r k id <<<"$point"
+	echo
+	echo "$k $id said:"
+	awk -v id="$id" '
+		/^[ \t]/ { block[n++] = $0; next }
+		/^(not )?ok / {
+			name = $0
+			sub(/^not ok [0-9]+ - /, "", name)
+			if ($0 ~ /^not ok/ && name ~ "^" id "( |$)")
+				for (i = 0; i < n && shown < 12; i++)
+					if (block[i] ~ /^[ \t]+(not ok|#)/) { print "  " block[i]; shown++ }
+			n = 0
+		}' "$results/$k/tap"
+done
 # Last, where a CI log's tail shows it: why a guest ended badly.
 if [ ${#problems[@]} -gt 0 ]; then
 	echo

@@ -18,6 +18,8 @@
 #include "caps.h"
 #include "idmap.h"
 #include "container.h"
+#include "execstub.h"
+#include "profile.h"
 #include "kernel.h"
 #include "loopback.h"
 #include "mounts.h"
@@ -126,7 +128,7 @@ enum exec_step {
 	STEP_CAPABILITIES,
 	STEP_NO_NEW_PRIVS,
 	STEP_SECCOMP,
-	STEP_EXEC,
+	STEP_EXEC_STUB,
 	STEP_NR,
 };
 
@@ -139,12 +141,7 @@ static const char *const exec_steps[STEP_NR] = {
 	[STEP_CAPABILITIES] = "capabilities",
 	[STEP_NO_NEW_PRIVS] = "no_new_privs",
 	[STEP_SECCOMP] = "seccomp",
-	[STEP_EXEC] = "exec",
-};
-
-struct exec_failure {
-	enum exec_step step;
-	int errnum;
+	[STEP_EXEC_STUB] = "exec the shim's exec stub (execveat)",
 };
 
 /* close_range() fallback: mark every fd >= from close-on-exec. */
@@ -196,9 +193,9 @@ static int close_fds_except(int keep, struct shim_err *err)
 }
 
 __attribute__((noreturn))
-static void run_command(const struct shim_container *c, int report_fd, int tty)
+static void run_command(const struct shim_container *c, int report_fd, int tty, int stub)
 {
-	struct exec_failure f = { STEP_SIGPROCMASK, 0 };
+	struct shim_exec_failure f = { STEP_SIGPROCMASK, 0 };
 	char storage[65536];
 	char *envp[SHIM_MAX_ENV + 16];
 	struct shim_err err;
@@ -239,6 +236,7 @@ static void run_command(const struct shim_container *c, int report_fd, int tty)
 		goto fail;
 	}
 	environ = envp;
+	shim_profile("command-prep");
 	/* The bounding set decides what exec as root gives: caps and no more. */
 	if (shim_caps_limit(c->caps, &err)) {
 		f.step = STEP_CAPABILITIES;
@@ -249,6 +247,7 @@ static void run_command(const struct shim_container *c, int report_fd, int tty)
 		f.step = STEP_NO_NEW_PRIVS;
 		goto fail;
 	}
+	shim_profile("command-caps");
 	if (c->seccomp) {
 		int r = seccomp_load(c->seccomp);
 
@@ -258,8 +257,10 @@ static void run_command(const struct shim_container *c, int report_fd, int tty)
 			goto fail;
 		}
 	}
-	f.step = STEP_EXEC;
-	execvp(c->cfg->argv[0], c->cfg->argv);
+	shim_profile("seccomp-load");
+	/* The command is executed by the stub, never by this copy of the shim (execstub.h). */
+	f.step = STEP_EXEC_STUB;
+	shim_exec_stub_run(stub, report_fd, c->cfg->argv, environ);
 fail:
 	f.errnum = errno;
 	if (write(report_fd, &f, sizeof(f)) < 0)
@@ -422,9 +423,9 @@ void shim_container_init(const struct shim_container *c)
 {
 	struct shim_err err = { 0 };
 	struct shim_msg msg;
-	struct exec_failure f;
+	struct shim_exec_failure f;
 	sigset_t mask;
-	int junk = -1, tty = -1, pipefd[2], sfd, r;
+	int junk = -1, tty = -1, pipefd[2], sfd, stub, r;
 	ssize_t n;
 	pid_t cmd;
 
@@ -445,8 +446,12 @@ void shim_container_init(const struct shim_container *c)
 	if ((c->locked ? setup_locked(c, &err) : setup_in_userns(c, &err)) ||
 	    become_container_root(c, &err))
 		fail_setup(c, &err, SHIM_EXIT_ERROR);
-	if (shim_config_delegates(c->cfg) && delegate_bpffs(c, &err))
-		fail_setup(c, &err, SHIM_EXIT_ERROR);
+	shim_profile("init-mounts");
+	if (shim_config_delegates(c->cfg)) {
+		if (delegate_bpffs(c, &err))
+			fail_setup(c, &err, SHIM_EXIT_ERROR);
+		shim_profile("init-bpffs");
+	}
 
 	if (c->cfg->tty) {
 		cleanup_fd int master = shim_tty_open_pty(&tty, &err);
@@ -476,6 +481,11 @@ void shim_container_init(const struct shim_container *c)
 		shim_fail(&err, errno, "pipe");
 		fail_setup(c, &err, SHIM_EXIT_ERROR);
 	}
+	/* The container's own copy of the stub, made by its root (execstub.h). */
+	stub = shim_exec_stub_open(&err);
+	if (stub < 0)
+		fail_setup(c, &err, SHIM_EXIT_ERROR);
+	shim_profile("init-signals");
 	cmd = fork();
 	if (cmd < 0) {
 		shim_fail(&err, errno, "fork the command");
@@ -485,8 +495,9 @@ void shim_container_init(const struct shim_container *c)
 		close(pipefd[0]);
 		close(sfd);
 		close(c->sock);
-		run_command(c, pipefd[1], tty);
+		run_command(c, pipefd[1], tty, stub);
 	}
+	close(stub);
 	close(pipefd[1]);
 	if (tty >= 0)
 		close(tty);	/* the command's now: the pty ends when it does */
@@ -498,11 +509,11 @@ void shim_container_init(const struct shim_container *c)
 		int status = SHIM_EXIT_ERROR;
 
 		waitpid(cmd, NULL, 0);
-		if (f.step == STEP_EXEC)
+		if (f.step == SHIM_EXEC_STEP_COMMAND)
 			status = f.errnum == ENOENT ? SHIM_EXIT_NOT_FOUND : SHIM_EXIT_CANNOT_EXEC;
 		if (f.step == STEP_CHDIR)
 			shim_fail(&err, f.errnum, "chdir %s", c->cfg->cwd);
-		else if (f.step == STEP_EXEC)
+		else if (f.step == SHIM_EXEC_STEP_COMMAND)
 			shim_fail(&err, f.errnum, "exec %s", c->cfg->argv[0]);
 		else
 			shim_fail(&err, f.errnum, "%s", (unsigned int)f.step < STEP_NR ?

@@ -34,6 +34,7 @@
 #include "rootless.h"
 #include "signals.h"
 #include "supervise.h"
+#include "profile.h"
 #include "sync.h"
 #include "threads.h"
 #include "tty.h"
@@ -123,9 +124,11 @@ static int prepare(struct shim_run *r, struct shim_err *err)
 		shim_caps_string(r->caps, shown, sizeof(shown));
 		shim_note(&r->voice, "capabilities of %s: %s", cfg->argv[0], shown);
 	}
+	shim_profile("policy");
 
 	if (shim_seccomp_build(cfg, &r->seccomp, err))
 		return -1;
+	shim_profile("seccomp-build");
 	shim_note(&r->voice, "seccomp: %s", cfg->seccomp == SHIM_SECCOMP_NONE ? "none" :
 		cfg->seccomp == SHIM_SECCOMP_FILE ? cfg->seccomp_file :
 		shim_config_delegates(cfg) ? "default (bpf allowed)" : "default");
@@ -162,6 +165,7 @@ static int prepare(struct shim_run *r, struct shim_err *err)
 		return shim_fail(err, errno, "signalfd");
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, r->sock) < 0)
 		return shim_fail(err, errno, "socketpair");
+	shim_profile("signals-events");
 	return 0;
 }
 
@@ -308,8 +312,10 @@ static int make_namespaces(struct shim_run *r, uint64_t flags, struct shim_nsfds
 			goto out;
 		}
 	}
+	shim_profile("holder");
 	if (write_idmaps(r, holder, err))
 		goto out;
+	shim_profile("idmaps");
 	for (size_t i = 0; i < ARRAY_SIZE(links); i++) {
 		int *fd = (int *)((char *)ns + links[i].off);
 
@@ -519,8 +525,12 @@ static int run(struct shim_config *cfg)
 	struct shim_nsfds ns = SHIM_NSFDS_INIT;
 	bool locked;
 
-	if (prepare(&r, &err) || resolve_idmaps(&r, cfg, &err) || make_cgroup(&r, &err))
+	if (prepare(&r, &err) || resolve_idmaps(&r, cfg, &err))
 		goto fail;
+	shim_profile("idblock");
+	if (make_cgroup(&r, &err))
+		goto fail;
+	shim_profile("cgroup");
 	/*
 	 * The container must not keep the caller's supplementary groups
 	 * (disk, adm, ...): they would still open host files.  Only a
@@ -550,6 +560,7 @@ static int run(struct shim_config *cfg)
 				    &err))
 			goto fail;
 		flags = CLONE_NEWNS | CLONE_NEWPID;
+		shim_profile("rootfs-tree");
 		shim_note(&r.voice, "the container's namespaces are made; its mounts are made by host root "
 			"and locked in its own mount namespace");
 	}
@@ -579,6 +590,7 @@ static int run(struct shim_config *cfg)
 		close(r.sigfd);
 		shim_container_init(&c);
 	}
+	shim_profile("init-clone");
 	shim_closep(&r.sock[1]);
 	shim_nsfds_close(&ns);
 	shim_note(&r.voice, "container init is pid %d (pidfd %d)", (int)r.pid, r.pidfd);
@@ -607,6 +619,7 @@ static int run(struct shim_config *cfg)
 		goto fail;
 	}
 	shim_closep(&r.sock[0]);
+	shim_profile("started");
 	shim_note(&r.voice, "%s started", cfg->argv[0]);
 	if (shim_event_container_start(r.events_fd, r.pid, &err)) {
 		/* The consumer of the events would miss the start: tell it, go on. */
@@ -624,8 +637,10 @@ static int run(struct shim_config *cfg)
 		abort_container(&r, status);
 		goto fail;
 	}
+	shim_profile("command-exit");
 	shim_note(&r.voice, "container exited with status %d", status);
 	run_release(&r);
+	shim_profile("teardown");
 	return status;
 
 fail:
@@ -640,8 +655,10 @@ int shim_run_main(int argc, char *const argv[])
 {
 	struct shim_config cfg;
 	struct shim_err err = { 0 };
+	int parsed = shim_parse_run(argc, argv, &cfg, &err);
 
-	if (shim_parse_run(argc, argv, &cfg, &err)) {
+	shim_profile("options");
+	if (parsed) {
 		shim_err_print(&err);
 		return SHIM_EXIT_ERROR;
 	}

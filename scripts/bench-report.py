@@ -25,6 +25,8 @@ import time
 META = {
     "start": ("container start, /bin/true", "s"),
     "start-cpu": ("runtime's own CPU per start", "s"),
+    "start-profile": ("the shim's start, a step's wall time", "s"),
+    "start-profile-cpu": ("the shim's start, a step's CPU", "s"),
     "bpf-prog_load_demo": ("BPF_PROG_LOAD, the demo's socket filter", "s"),
     "bpf-prog_load_1k": ("BPF_PROG_LOAD, 1,000 instructions", "s"),
     "bpf-map_create": ("BPF_MAP_CREATE, array", "s"),
@@ -39,7 +41,35 @@ GOALS = [
     ("threads-latency", " p99/waitpid p99", 2.0, "p99 exit to event within 2x the waitpid baseline"),
     ("threads-cpu-per-thread", "/waitpid", 2.0, "CPU per task within 2x the waitpid baseline"),
     ("threads-cpu-per-thread", "/idle host", 1.10, "busy host CPU per task within 10% of the idle host"),
+    ("start", "shim/unshare", 1.5, "shim run's start within 1.5x the unshare -Urmpf floor"),
 ]
+
+# The start profile's steps (runtime-shim/src/profile.h: the marks where
+# each ends), in the words of docs/performance.md.
+PROFILE_STEPS = {
+    "exec": "exec of the shim and its dynamic loading",
+    "sealed-copy": "the shim copied into a sealed memfd (selfclone.c)",
+    "re-exec": "exec of the sealed copy and its dynamic loading",
+    "options": "options parsed",
+    "policy": "BPF token probe, delegation and capability checks",
+    "seccomp-build": "the default seccomp filter made ready",
+    "signals-events": "events file, signal handling, the setup socket",
+    "idblock": "ID block taken under its lock (idblock.c)",
+    "cgroup": "the container's cgroup made (cgroup.c)",
+    "holder": "the namespace holder cloned: user, UTS, IPC, network, cgroup namespaces",
+    "idmaps": "ID maps written",
+    "rootfs-tree": "namespace files opened, the rootfs tree cloned, the holder reaped",
+    "init-clone": "the init cloned into its mount and PID namespaces",
+    "init-mounts": "init: namespaces joined, rootfs, masks and read-only binds, pivot, container root",
+    "init-bpffs": "init: the delegated BPF FS",
+    "init-signals": "init: signal handling for the command",
+    "command-prep": "command: session, descriptors, working directory, environment",
+    "command-caps": "command: capabilities bounded, no_new_privs",
+    "seccomp-load": "command: the seccomp filter loaded",
+    "started": "exec of the command, until the shim hears that it started",
+    "command-exit": "the command runs and exits, until the shim sees the init's pidfd",
+    "teardown": "the cgroup removed, the exit event, resources freed",
+}
 
 
 def stats(values):
@@ -135,6 +165,30 @@ def goals(result):
                 rows.append(("100% of tasks, no loss event", v, f"{share:.1%}",
                              "met" if c["received"] == c["expected"] else "missed"))
     return rows
+
+
+def profile_table(benchmarks):
+    """The shim's start, step by step: mean wall and CPU, and each step's share."""
+    wall = benchmarks.get("start-profile", {}).get("variants", {})
+    cpu = benchmarks.get("start-profile-cpu", {}).get("variants", {})
+    if not wall:
+        return []
+    total = sum(s["mean"] for s in wall.values())
+    md = ["## The shim's start, step by step (`start-profile`)", "",
+          "The profile build of the shim (`PROFILE=1`, runtime-shim/src/profile.h), started as "
+          "the `shim` variant is. A step's wall time runs from the end of the step before; its "
+          "CPU is that of the process that took it.", "",
+          "| step | what | wall | CPU | share of the start |", "|---|---|---|---|---|"]
+    for step, s in wall.items():
+        c = cpu.get(step, {}).get("mean", 0.0)
+        md.append(f"| {step} | {PROFILE_STEPS.get(step, '')} | {fmt(s['mean'], 's')} | {fmt(c, 's')} | "
+                  f"{s['mean'] / total:.1%} |" if total > 0 else f"| {step} | | | | |")
+    start = benchmarks.get("start", {}).get("variants", {})
+    md += [f"| total | the steps' sum | {fmt(total, 's')} | {fmt(sum(s['mean'] for s in cpu.values()), 's')} | |"]
+    for v in ("shim-profile", "shim"):
+        if v in start:
+            md += [f"| `{v}` start | measured whole (`start` below) | {fmt(start[v]['mean'], 's')} | | |"]
+    return md + [""]
 
 
 def fmt(x, unit):
@@ -261,7 +315,10 @@ def main():
     md = [f"# Benchmarks: {a.kernel} kernel", "",
           f"{result['date']}; {result['machine']}; {info.get('runs', '?')} runs after "
           f"{info.get('warmup', '?')} warm-up runs unless a variant says otherwise.", ""]
+    md += profile_table(result["benchmarks"])
     for bench, b in result["benchmarks"].items():
+        if bench.startswith("start-profile"):
+            continue
         md += [f"## {b['title']} (`{bench}`)", "",
                "| variant | n | mean | σ | p50 | p99 |", "|---|---|---|---|---|---|"]
         for v, s in b["variants"].items():

@@ -141,7 +141,7 @@ static const char *const exec_steps[STEP_NR] = {
 	[STEP_CAPABILITIES] = "capabilities",
 	[STEP_NO_NEW_PRIVS] = "no_new_privs",
 	[STEP_SECCOMP] = "seccomp",
-	[STEP_EXEC_STUB] = "exec the shim's exec stub (execveat)",
+	[STEP_EXEC_STUB] = "exec the shim's exec stub through /proc/self/fd",
 };
 
 /* close_range() fallback: mark every fd >= from close-on-exec. */

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 
 #include "execstub.h"
 
@@ -55,8 +54,9 @@ int shim_exec_stub_open(struct shim_err *err)
 
 void shim_exec_stub_run(int stub_fd, int report_fd, char *const argv[], char *const envp[])
 {
-	char fd_arg[16], **stub_argv;
+	char fd_arg[16], stub_path[32], **stub_argv;
 	size_t n = 0;
+	int saved;
 
 	while (argv[n])
 		n++;
@@ -67,9 +67,19 @@ void shim_exec_stub_run(int stub_fd, int report_fd, char *const argv[], char *co
 	stub_argv[0] = (char *)SHIM_EXEC_STUB_NAME;
 	stub_argv[1] = fd_arg;
 	memcpy(stub_argv + 2, argv, (n + 1) * sizeof(*argv));
-	/* The stub makes it close-on-exec again before it executes the command. */
-	if (fcntl(report_fd, F_SETFD, 0) < 0)
-		return;
-	syscall(SYS_execveat, stub_fd, "", stub_argv, envp, AT_EMPTY_PATH);
-	fcntl(report_fd, F_SETFD, FD_CLOEXEC);
+	/*
+	 * Through the container's /proc, not execveat(AT_EMPTY_PATH): a
+	 * seccomp profile that lets the command run allows execve, and
+	 * valgrind, which cannot execute a descriptor, can execute a path.
+	 * The stub makes report_fd close-on-exec again before it executes
+	 * the command.
+	 */
+	snprintf(stub_path, sizeof(stub_path), "/proc/self/fd/%d", stub_fd);
+	if (fcntl(report_fd, F_SETFD, 0) == 0) {
+		execve(stub_path, stub_argv, envp);
+		saved = errno;
+		fcntl(report_fd, F_SETFD, FD_CLOEXEC);
+		errno = saved;
+	}
+	free(stub_argv);
 }

@@ -249,8 +249,8 @@ static void run_command(const struct shim_container *c, int report_fd, int tty)
 		f.step = STEP_NO_NEW_PRIVS;
 		goto fail;
 	}
-	if (c->seccomp) {
-		int r = seccomp_load(c->seccomp);
+	if (c->seccomp->fprog.len) {
+		int r = shim_seccomp_prog_load(c->seccomp);
 
 		if (r < 0) {
 			f.step = STEP_SECCOMP;

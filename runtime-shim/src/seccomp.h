@@ -7,7 +7,11 @@
 
 #include "shim.h"
 
-/* The default profile; allow_bpf when BPF is delegated. */
+/*
+ * The default profile as a libseccomp filter; allow_bpf when BPF is
+ * delegated.  seccomp-gen makes the shim's built-in programs from it at
+ * build time (seccomp_prog.h); shim run does not call it.
+ */
 int shim_seccomp_default(bool allow_bpf, scmp_filter_ctx *out,
 			 struct shim_err *err);
 /*

@@ -9,9 +9,9 @@
 #include <fcntl.h>
 #include <linux/seccomp.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "kernel.h"
 #include "seccomp.h"
 #include "seccomp_prog.h"
 
@@ -40,7 +40,7 @@ int shim_seccomp_prog_load(const struct shim_seccomp_prog *prog)
 	 * No TSYNC (the init has one thread), LOG, SPEC_ALLOW or listener:
 	 * seccomp_load's flags under libseccomp's default attributes.
 	 */
-	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog->fprog) < 0)
+	if (sys_seccomp(SECCOMP_SET_MODE_FILTER, 0, &prog->fprog) < 0)
 		return -errno;
 	return 0;
 }

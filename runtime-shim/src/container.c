@@ -248,8 +248,8 @@ static void run_command(const struct shim_container *c, int report_fd, int tty, 
 		goto fail;
 	}
 	shim_profile("command-caps");
-	if (c->seccomp) {
-		int r = seccomp_load(c->seccomp);
+	if (c->seccomp->fprog.len) {
+		int r = shim_seccomp_prog_load(c->seccomp);
 
 		if (r < 0) {
 			f.step = STEP_SECCOMP;

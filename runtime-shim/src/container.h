@@ -4,7 +4,7 @@
 
 #include <signal.h>
 
-#include "seccomp.h"
+#include "seccomp_prog.h"
 #include "shim.h"
 
 /* The container's namespaces the shim made first (a privileged run); -1: none. */
@@ -28,7 +28,7 @@ struct shim_container {
 	const struct shim_config *cfg;
 	const char *rootfs;		/* resolved absolute path */
 	int sock;			/* init's end of the setup socketpair */
-	scmp_filter_ctx seccomp;	/* NULL: no filter */
+	const struct shim_seccomp_prog *seccomp;	/* len 0: no filter */
 	sigset_t forward;		/* signals passed on to the command */
 	uint64_t caps;			/* the command's capabilities (caps.h) */
 	/*

@@ -203,4 +203,10 @@ static inline int sys_bpf(int cmd, void *attr, unsigned int size)
 	return (int)syscall(__NR_bpf, cmd, attr, size);
 }
 
+/* seccomp(2) (3.17): glibc has no wrapper; SECCOMP_SET_MODE_FILTER is <linux/seccomp.h>'s. */
+static inline int sys_seccomp(unsigned int op, unsigned int flags, const void *args)
+{
+	return (int)syscall(__NR_seccomp, op, flags, args);
+}
+
 #endif

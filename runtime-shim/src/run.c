@@ -29,7 +29,7 @@
 #include "kernel.h"
 #include "needs.h"
 #include "run.h"
-#include "seccomp.h"
+#include "seccomp_prog.h"
 #include "rootfs.h"
 #include "rootless.h"
 #include "signals.h"
@@ -44,7 +44,7 @@ struct shim_run {
 	char rootfs[PATH_MAX];
 	struct shim_deleg_names names;
 	struct shim_delegation delegation;
-	scmp_filter_ctx seccomp;
+	struct shim_seccomp_prog seccomp;
 	sigset_t forward;
 	int sigfd;
 	int events_fd;
@@ -63,9 +63,7 @@ struct shim_run {
 static void run_release(struct shim_run *r)
 {
 	shim_deleg_names_free(&r->names);
-	if (r->seccomp)
-		seccomp_release(r->seccomp);
-	r->seccomp = NULL;
+	shim_seccomp_prog_release(&r->seccomp);
 	shim_closep(&r->sigfd);
 	shim_closep(&r->events_fd);
 	shim_closep(&r->sock[0]);
@@ -581,7 +579,7 @@ static int run(struct shim_config *cfg)
 	if (r.pid == 0) {
 		struct shim_container c = {
 			.cfg = cfg, .rootfs = r.rootfs, .sock = r.sock[1],
-			.seccomp = r.seccomp, .forward = r.forward, .caps = r.caps,
+			.seccomp = &r.seccomp, .forward = r.forward, .caps = r.caps,
 			.locked = locked, .ns = ns,
 			.unshare_cgroup = !locked && r.cgroup.fd >= 0,
 		};

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The system call filter of the container's command, built with libseccomp. */
+/*
+ * The system call filter of the container's command: the rules of the
+ * default profile, the text profile of --seccomp FILE, the OCI JSON, and
+ * libseccomp, which turns them into BPF programs (seccomp_prog.c loads them).
+ */
 #include <errno.h>
-#include <fcntl.h>
 #include <linux/netlink.h>
 #include <sched.h>
-#include <sys/socket.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "errname.h"
+#include "file.h"
 #include "opts.h"
 #include "seccomp.h"
 
@@ -547,54 +552,31 @@ int shim_seccomp_from_text(const char *text, const char *name,
 	return 0;
 }
 
-static int read_file(const char *path, char **out, struct shim_err *err)
+int shim_seccomp_export_bpf(scmp_filter_ctx ctx, struct sock_filter **insns, size_t *n,
+			    struct shim_err *err)
 {
-	cleanup_fd int fd = open(path, O_RDONLY | O_CLOEXEC);
-	cleanup_free char *buf = NULL;
-	struct stat st;
-	size_t off = 0;
+	/* libseccomp 2.5 exports only to an fd (seccomp_export_bpf_mem is 2.6). */
+	cleanup_fd int fd = memfd_create("shim-seccomp-bpf", MFD_CLOEXEC);
+	char *buf = NULL;
+	size_t len;
+	int r;
 
 	if (fd < 0)
-		return shim_fail(err, errno, "--seccomp: open %s", path);
-	if (fstat(fd, &st) < 0)
-		return shim_fail(err, errno, "--seccomp: stat %s", path);
-	if (!S_ISREG(st.st_mode) || st.st_size > (1 << 20))
-		return shim_fail(err, 0, "--seccomp: %s is not a regular file of at most 1 MiB", path);
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf)
-		return shim_fail(err, errno, "--seccomp: read %s", path);
-	while (off < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + off, (size_t)st.st_size - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return shim_fail(err, errno, "--seccomp: read %s", path);
-		if (n == 0)
-			break;
-		off += (size_t)n;
+		return shim_fail(err, errno, "seccomp filter export: memfd_create");
+	r = seccomp_export_bpf(ctx, fd);
+	if (r < 0)
+		return shim_fail(err, -r, "seccomp filter export (libseccomp)");
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return shim_fail(err, errno, "seccomp filter export: lseek");
+	/* BPF_MAXINSNS instructions: more is no filter the kernel takes. */
+	if (shim_read_all(fd, BPF_MAXINSNS * sizeof(struct sock_filter), &buf, &len,
+			  "the exported seccomp filter", err))
+		return -1;
+	if (len == 0 || len % sizeof(struct sock_filter)) {
+		free(buf);
+		return shim_fail(err, EINVAL, "seccomp filter export: %zu bytes, not a BPF program", len);
 	}
-	buf[off] = '\0';
-	*out = buf;
-	buf = NULL;
+	*insns = (struct sock_filter *)buf;
+	*n = len / sizeof(struct sock_filter);
 	return 0;
-}
-
-int shim_seccomp_build(const struct shim_config *cfg, scmp_filter_ctx *out,
-		       struct shim_err *err)
-{
-	cleanup_free char *text = NULL;
-
-	*out = NULL;
-	switch (cfg->seccomp) {
-	case SHIM_SECCOMP_NONE:
-		return 0;
-	case SHIM_SECCOMP_DEFAULT:
-		return shim_seccomp_default(shim_config_delegates(cfg), out, err);
-	case SHIM_SECCOMP_FILE:
-		if (read_file(cfg->seccomp_file, &text, err))
-			return -1;
-		return shim_seccomp_from_text(text, cfg->seccomp_file, out, err);
-	}
-	return shim_fail(err, EINVAL, "seccomp mode");
 }

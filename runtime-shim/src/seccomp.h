@@ -2,18 +2,16 @@
 #ifndef SHIM_SECCOMP_H
 #define SHIM_SECCOMP_H
 
+#include <linux/filter.h>
 #include <seccomp.h>
 
 #include "shim.h"
 
 /*
- * Build the filter for the command from the configuration: NULL for
- * --seccomp=none.  The filter is built before the container starts so a
- * bad profile fails early; the command loads it right before execve.
+ * The default profile as a libseccomp filter; allow_bpf when BPF is
+ * delegated.  seccomp-gen makes the shim's built-in programs from it at
+ * build time (seccomp_prog.h); shim run does not call it.
  */
-int shim_seccomp_build(const struct shim_config *cfg, scmp_filter_ctx *out,
-		       struct shim_err *err);
-/* The default profile; allow_bpf when BPF is delegated. */
 int shim_seccomp_default(bool allow_bpf, scmp_filter_ctx *out,
 			 struct shim_err *err);
 /*
@@ -29,6 +27,12 @@ int shim_seccomp_from_text(const char *text, const char *name,
 			   scmp_filter_ctx *out, struct shim_err *err);
 /* Parse an action word: allow, kill, trap, log, errno, errno:N, errno:ENAME. */
 int shim_seccomp_parse_action(const char *word, uint32_t *action);
+/*
+ * The BPF program libseccomp generates for ctx, as seccomp_load would
+ * load it: *insns (freed by the caller) holds *n instructions.
+ */
+int shim_seccomp_export_bpf(scmp_filter_ctx ctx, struct sock_filter **insns, size_t *n,
+			    struct shim_err *err);
 
 static inline void shim_seccomp_releasep(scmp_filter_ctx *ctx)
 {

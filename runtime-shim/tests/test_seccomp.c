@@ -20,6 +20,7 @@
 #include "testutil.h"
 
 #include "seccomp.h"
+#include "seccomp_prog.h"
 
 /* The filter in libseccomp's readable pseudo-filter-code form. */
 static char *pfc(scmp_filter_ctx ctx)
@@ -51,10 +52,10 @@ static bool mentions(const char *pfc_text, const char *syscall)
 }
 
 /*
- * The default profile as behaviour: a forked child loads the filter (as
+ * The default profile as behaviour: a forked child loads the program (as
  * the container's command does, under no_new_privs) and makes one call;
  * its exit status is the call's errno, 0 for success, 255 when the filter
- * did not load.  With ctx NULL the call runs unfiltered, as a control.
+ * did not load.  With prog NULL the call runs unfiltered, as a control.
  */
 struct call {
 	const char *what;
@@ -62,7 +63,7 @@ struct call {
 	long a[6];
 };
 
-static int errno_under(scmp_filter_ctx ctx, const struct call *c)
+static int errno_under(const struct shim_seccomp_prog *prog, const struct call *c)
 {
 	int status;
 	pid_t pid = fork();
@@ -71,7 +72,7 @@ static int errno_under(scmp_filter_ctx ctx, const struct call *c)
 	if (pid == 0) {
 		long r;
 
-		if (ctx && (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || seccomp_load(ctx)))
+		if (prog && (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || shim_seccomp_prog_load(prog)))
 			_exit(255);
 		r = syscall(c->nr, c->a[0], c->a[1], c->a[2], c->a[3], c->a[4], c->a[5]);
 		_exit(r < 0 ? (errno & 0xff) : 0);
@@ -83,9 +84,9 @@ static int errno_under(scmp_filter_ctx ctx, const struct call *c)
 	return WEXITSTATUS(status);
 }
 
-static void expect(scmp_filter_ctx ctx, const struct call *c, int want)
+static void expect(const struct shim_seccomp_prog *prog, const struct call *c, int want)
 {
-	int got = errno_under(ctx, c);
+	int got = errno_under(prog, c);
 
 	if (got != want)
 		fail_msg("%s: errno %d (%s), want %d (%s)", c->what, got,
@@ -125,15 +126,14 @@ static void test_default_denies(void **state)
 		{ "clone3", SYS_clone3, { 0, 0 } },
 		{ "mount_setattr", SYS_mount_setattr, { -1, 0, 0, 0, 0 } },
 	};
-	scmp_filter_ctx ctx = NULL;
-	struct shim_err err = { 0 };
+	struct shim_seccomp_prog prog;
 
 	(void)state;
-	assert_int_equal(shim_seccomp_default(false, &ctx, &err), 0);
+	shim_seccomp_prog_default(false, &prog);
 	for (size_t i = 0; i < ARRAY_SIZE(denied); i++)
-		expect(ctx, &denied[i], EPERM);
+		expect(&prog, &denied[i], EPERM);
 	for (size_t i = 0; i < ARRAY_SIZE(unknown); i++)
-		expect(ctx, &unknown[i], ENOSYS);
+		expect(&prog, &unknown[i], ENOSYS);
 	/*
 	 * Controls: unfiltered, the kernel answers differently, so the
 	 * answers above are the filter's.
@@ -142,7 +142,6 @@ static void test_default_denies(void **state)
 	assert_int_not_equal(errno_under(NULL, &denied[7]), EPERM);	/* kcmp */
 	assert_int_not_equal(errno_under(NULL, &denied[10]), EPERM);	/* setns: EBADF/EINVAL */
 	assert_int_not_equal(errno_under(NULL, &unknown[0]), ENOSYS);	/* personality */
-	seccomp_release(ctx);
 }
 
 static void test_default_allows(void **state)
@@ -165,17 +164,15 @@ static void test_default_allows(void **state)
 				    { AF_NETLINK, SOCK_RAW, NETLINK_AUDIT } };
 	/* A fork as glibc makes it: clone with SIGCHLD and no namespace flag. */
 	const struct call fork_call = { "clone(SIGCHLD)", SYS_clone, { SIGCHLD } };
-	scmp_filter_ctx ctx = NULL;
-	struct shim_err err = { 0 };
+	struct shim_seccomp_prog prog;
 
 	(void)state;
-	assert_int_equal(shim_seccomp_default(false, &ctx, &err), 0);
+	shim_seccomp_prog_default(false, &prog);
 	for (size_t i = 0; i < ARRAY_SIZE(allowed); i++)
-		expect(ctx, &allowed[i], 0);
-	expect(ctx, &audit, EINVAL);
+		expect(&prog, &allowed[i], 0);
+	expect(&prog, &audit, EINVAL);
 	/* The clone's child returns 0 and exits 0 too: both paths are "success". */
-	expect(ctx, &fork_call, 0);
-	seccomp_release(ctx);
+	expect(&prog, &fork_call, 0);
 }
 
 /* Threads start under the filter: clone3 says ENOSYS and glibc falls back to clone. */
@@ -186,20 +183,19 @@ static void *thread_fn(void *arg)
 
 static void test_default_threads(void **state)
 {
-	scmp_filter_ctx ctx = NULL;
-	struct shim_err err = { 0 };
+	struct shim_seccomp_prog prog;
 	int status;
 	pid_t pid;
 
 	(void)state;
-	assert_int_equal(shim_seccomp_default(false, &ctx, &err), 0);
+	shim_seccomp_prog_default(false, &prog);
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		pthread_t t;
 		void *ret = NULL;
 
-		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || seccomp_load(ctx))
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || shim_seccomp_prog_load(&prog))
 			_exit(255);
 		if (pthread_create(&t, NULL, thread_fn, (void *)7) || pthread_join(t, &ret))
 			_exit(1);
@@ -208,27 +204,22 @@ static void test_default_threads(void **state)
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
-	seccomp_release(ctx);
 }
 
 static void test_default_bpf_delegated(void **state)
 {
 	/* bpf with an unknown command: the kernel says EINVAL to root. */
 	const struct call bpf_call = { "bpf(-1)", SYS_bpf, { -1, 0, 0 } };
-	scmp_filter_ctx ctx = NULL;
-	struct shim_err err = { 0 };
+	struct shim_seccomp_prog prog;
 
 	(void)state;
-	assert_int_equal(shim_seccomp_default(true, &ctx, &err), 0);
+	shim_seccomp_prog_default(true, &prog);
 	/* The rest of the profile is unchanged by delegation. */
-	expect(ctx, &(struct call){ "ptrace", SYS_ptrace, { PTRACE_TRACEME } }, EPERM);
+	expect(&prog, &(struct call){ "ptrace", SYS_ptrace, { PTRACE_TRACEME } }, EPERM);
 	/* Unprivileged, the kernel may refuse bpf(2) itself (unprivileged_bpf_disabled). */
-	if (geteuid() != 0) {
-		seccomp_release(ctx);
+	if (geteuid() != 0)
 		skip();
-	}
-	expect(ctx, &bpf_call, EINVAL);
-	seccomp_release(ctx);
+	expect(&prog, &bpf_call, EINVAL);
 }
 
 static void test_file(void **state)
@@ -312,16 +303,114 @@ static void test_actions(void **state)
 
 static void test_build_from_config(void **state)
 {
+	char path[] = "/tmp/shim-test-seccomp-XXXXXX";
+	static const char profile[] = "default allow\nmkdir errno:EACCES\n";
+	const struct call mkdir_call = { "mkdir", SYS_mkdir, { (long)"/nonexistent/d", 0700 } };
 	struct shim_config cfg = { .seccomp = SHIM_SECCOMP_FILE, .seccomp_file = "/nonexistent/p" };
-	scmp_filter_ctx ctx = NULL;
+	struct shim_seccomp_prog prog;
+	struct shim_err err = { 0 };
+	int fd;
+
+	(void)state;
+	assert_int_equal(shim_seccomp_build(&cfg, &prog, &err), -1);
+	assert_contains(err.msg, "--seccomp: open /nonexistent/p: No such file or directory");
+	cfg.seccomp = SHIM_SECCOMP_NONE;
+	assert_int_equal(shim_seccomp_build(&cfg, &prog, &err), 0);
+	assert_int_equal(prog.fprog.len, 0);
+
+	/* A FILE profile: libseccomp's program, exported, loaded by seccomp(2). */
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, profile, sizeof(profile) - 1), (ssize_t)sizeof(profile) - 1);
+	close(fd);
+	cfg.seccomp = SHIM_SECCOMP_FILE;
+	cfg.seccomp_file = path;
+	assert_int_equal(shim_seccomp_build(&cfg, &prog, &err), 0);
+	unlink(path);
+	assert_non_null(prog.owned);
+	assert_true(prog.fprog.len > 3);
+	expect(&prog, &mkdir_call, EACCES);
+	assert_int_equal(errno_under(NULL, &mkdir_call), ENOENT);
+	shim_seccomp_prog_release(&prog);
+	assert_null(prog.owned);
+
+	/* The default: the built-in program, nothing to free. */
+	cfg.seccomp = SHIM_SECCOMP_DEFAULT;
+	assert_int_equal(shim_seccomp_build(&cfg, &prog, &err), 0);
+	assert_null(prog.owned);
+	assert_ptr_equal(prog.fprog.filter, shim_seccomp_builtin[0].insns);
+}
+
+/*
+ * The built-in programs are what the libseccomp installed now generates
+ * from seccomp.c's rules, byte for byte, with and without BPF.  When it
+ * is another libseccomp than the build's, its program may differ: the
+ * failure says so, and a rebuild generates them again.
+ */
+static void test_builtin_is_libseccomps(void **state)
+{
+	const struct scmp_version *v = seccomp_version();
+
+	(void)state;
+	for (int bpf = 0; bpf <= 1; bpf++) {
+		cleanup_seccomp scmp_filter_ctx ctx = NULL;
+		cleanup_free struct sock_filter *insns = NULL;
+		const struct shim_seccomp_builtin *b = &shim_seccomp_builtin[bpf];
+		struct shim_err err = { 0 };
+		size_t n, i;
+
+		assert_int_equal(shim_seccomp_default(bpf, &ctx, &err), 0);
+		assert_int_equal(shim_seccomp_export_bpf(ctx, &insns, &n, &err), 0);
+		for (i = 0; i < n && i < b->len; i++)
+			if (memcmp(&insns[i], &b->insns[i], sizeof(insns[i])))
+				break;
+		if (i < n || n != b->len) {
+			char now[32];
+
+			snprintf(now, sizeof(now), "%u.%u.%u", v->major, v->minor, v->micro);
+			fail_msg("the built-in program%s (%u instructions, libseccomp %s at build time) "
+				 "differs from libseccomp %s's (%zu instructions) from instruction %zu: %s",
+				 bpf ? " with BPF" : "", b->len, shim_seccomp_builtin_libseccomp,
+				 now, n, i, strcmp(now, shim_seccomp_builtin_libseccomp) ?
+				 "libseccomp changed since the build; build the shim again" :
+				 "same libseccomp, so the generated source is stale or was edited");
+		}
+	}
+}
+
+/*
+ * shim_seccomp_prog_load passes no flags and leaves no_new_privs to its
+ * caller: right while libseccomp's filters carry the attributes that make
+ * seccomp_load do the same (no TSYNC, LOG or SSB; NNP, which the init sets
+ * itself before loading).
+ */
+static void test_load_flags_are_libseccomps(void **state)
+{
+	static const struct {
+		enum scmp_filter_attr attr;
+		uint32_t want;
+		const char *name;
+	} attrs[] = {
+		{ SCMP_FLTATR_CTL_NNP, 1, "NNP" },
+		{ SCMP_FLTATR_CTL_TSYNC, 0, "TSYNC" },
+		{ SCMP_FLTATR_CTL_LOG, 0, "LOG" },
+		{ SCMP_FLTATR_CTL_SSB, 0, "SSB" },
+	};
+	cleanup_seccomp scmp_filter_ctx def = NULL, file = NULL;
 	struct shim_err err = { 0 };
 
 	(void)state;
-	assert_int_equal(shim_seccomp_build(&cfg, &ctx, &err), -1);
-	assert_contains(err.msg, "--seccomp: open /nonexistent/p: No such file or directory");
-	cfg.seccomp = SHIM_SECCOMP_NONE;
-	assert_int_equal(shim_seccomp_build(&cfg, &ctx, &err), 0);
-	assert_null(ctx);
+	assert_int_equal(shim_seccomp_default(false, &def, &err), 0);
+	assert_int_equal(shim_seccomp_from_text("read allow\n", "t", &file, &err), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(attrs); i++) {
+		uint32_t got_def = ~0U, got_file = ~0U;
+
+		assert_int_equal(seccomp_attr_get(def, attrs[i].attr, &got_def), 0);
+		assert_int_equal(seccomp_attr_get(file, attrs[i].attr, &got_file), 0);
+		if (got_def != attrs[i].want || got_file != attrs[i].want)
+			fail_msg("filter attribute %s: %u (default), %u (file), want %u",
+				 attrs[i].name, got_def, got_file, attrs[i].want);
+	}
 }
 
 /*
@@ -432,6 +521,8 @@ int main(void)
 		cmocka_unit_test(test_file_errors),
 		cmocka_unit_test(test_actions),
 		cmocka_unit_test(test_build_from_config),
+		cmocka_unit_test(test_builtin_is_libseccomps),
+		cmocka_unit_test(test_load_flags_are_libseccomps),
 		cmocka_unit_test(test_oci_profile_is_the_default),
 	};
 

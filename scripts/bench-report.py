@@ -48,11 +48,9 @@ GOALS = [
 # each ends), in the words of docs/performance.md.
 PROFILE_STEPS = {
     "exec": "exec of the shim and its dynamic loading",
-    "sealed-copy": "the shim copied into a sealed memfd (selfclone.c)",
-    "re-exec": "exec of the sealed copy and its dynamic loading",
     "options": "options parsed",
     "policy": "BPF token probe, delegation and capability checks",
-    "seccomp-build": "the default seccomp filter made ready",
+    "seccomp-build": "the seccomp program made ready (the default's is built in)",
     "signals-events": "events file, signal handling, the setup socket",
     "idblock": "ID block taken under its lock (idblock.c)",
     "cgroup": "the container's cgroup made (cgroup.c)",
@@ -62,11 +60,11 @@ PROFILE_STEPS = {
     "init-clone": "the init cloned into its mount and PID namespaces",
     "init-mounts": "init: namespaces joined, rootfs, masks and read-only binds, pivot, container root",
     "init-bpffs": "init: the delegated BPF FS",
-    "init-signals": "init: signal handling for the command",
+    "init-signals": "init: signal handling for the command, the exec stub's sealed memfd",
     "command-prep": "command: session, descriptors, working directory, environment",
     "command-caps": "command: capabilities bounded, no_new_privs",
     "seccomp-load": "command: the seccomp filter loaded",
-    "started": "exec of the command, until the shim hears that it started",
+    "started": "exec of the stub and of the command, until the shim hears that it started",
     "command-exit": "the command runs and exits, until the shim sees the init's pidfd",
     "teardown": "the cgroup removed, the exit event, resources freed",
 }

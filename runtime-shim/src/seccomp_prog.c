@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/seccomp.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -40,7 +41,16 @@ int shim_seccomp_prog_load(const struct shim_seccomp_prog *prog)
 	 * No TSYNC (the init has one thread), LOG, SPEC_ALLOW or listener:
 	 * seccomp_load's flags under libseccomp's default attributes.
 	 */
-	if (sys_seccomp(SECCOMP_SET_MODE_FILTER, 0, &prog->fprog) < 0)
+	if (sys_seccomp(SECCOMP_SET_MODE_FILTER, 0, &prog->fprog) == 0)
+		return 0;
+	if (errno != ENOSYS)
+		return -errno;
+	/*
+	 * Without flags, prctl installs the same filter: libseccomp falls back
+	 * to it too, and tools that emulate system calls know prctl but not
+	 * always seccomp(2) (valgrind 3.19, Debian 12's, answers ENOSYS).
+	 */
+	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog->fprog, 0, 0) < 0)
 		return -errno;
 	return 0;
 }

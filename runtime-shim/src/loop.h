@@ -15,6 +15,7 @@ enum shim_loop_tag {
 	SHIM_LOOP_THREAD,	/* a PIDFD_THREAD pidfd of a container thread */
 	SHIM_LOOP_CONNECTOR,	/* the process-events connector */
 	SHIM_LOOP_TASKWATCH,	/* the ring buffer of taskwatch.bpf.c */
+	SHIM_LOOP_TASKWATCH_BATCH,	/* the timer that ends its batch */
 	SHIM_LOOP_TTY_IN,	/* --tty: the shim's stdin */
 	SHIM_LOOP_TTY_PTY,	/* --tty: the container's pty master */
 };

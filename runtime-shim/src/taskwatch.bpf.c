@@ -4,7 +4,7 @@
  * container's init and pass each one's exit to the shim through a ring
  * buffer.  Every fork and exit of the host runs this, so it does one
  * hash lookup and nothing else for a task that is not the container's;
- * the shim is woken only for the container's exits.
+ * the shim is woken only for the container's exits, once per batch.
  *
  * A task is followed when the task that created it is.  The table's key
  * is the task's address (the raw tracepoints' task pointer, and
@@ -91,6 +91,7 @@ int taskwatch_exit(struct bpf_raw_tracepoint_args *ctx)
 {
 	__u64 task = bpf_get_current_task(), id;
 	struct shim_tw_exit *e;
+	int full;
 
 	(void)ctx;
 	if (!bpf_map_lookup_elem(&followed, &task))
@@ -104,7 +105,13 @@ int taskwatch_exit(struct bpf_raw_tracepoint_args *ctx)
 	id = bpf_get_current_pid_tgid();
 	e->tid = (__u32)id;
 	e->pid = (__u32)(id >> 32);
-	bpf_ringbuf_submit(e, 0);
+	/*
+	 * Without a flag the ring buffer wakes the shim only for a record
+	 * it had caught up to; a full batch wakes it whatever it waits for.
+	 */
+	full = bpf_ringbuf_query(&exits, BPF_RB_AVAIL_DATA) >=
+	       SHIM_TW_BATCH * SHIM_TW_RECORD_BYTES;
+	bpf_ringbuf_submit(e, full ? BPF_RB_FORCE_WAKEUP : 0);
 	return 0;
 }
 

@@ -14,6 +14,16 @@
 #define SHIM_TW_MAX_TASKS 65536
 /* Exits waiting for the shim: 16 bytes each with the ring's header. */
 #define SHIM_TW_RING_BYTES (4 << 20)
+#define SHIM_TW_RECORD_BYTES 16
+/*
+ * The shim is woken by the first exit after it caught up (the ring
+ * buffer's own rule), then reads SHIM_TW_BATCH_US later: exits that end
+ * in that time are read in the same wakeup.  A batch that reaches
+ * SHIM_TW_BATCH records wakes it at once, so a storm of exits is read
+ * as it comes.
+ */
+#define SHIM_TW_BATCH 64
+#define SHIM_TW_BATCH_US 250
 
 /* The followed table's value. */
 #define SHIM_TW_FOLLOW 1
@@ -27,6 +37,9 @@ struct shim_tw_exit {
 	__u32 tid;
 	__u32 pid;		/* its thread group */
 };
+/* A record is the exit and the ring buffer's 8-byte header. */
+_Static_assert(sizeof(struct shim_tw_exit) + 8 == SHIM_TW_RECORD_BYTES,
+	       "SHIM_TW_RECORD_BYTES is one exit's record");
 
 #ifndef __bpf__
 #include "shim.h"

@@ -6,9 +6,17 @@
  * to the shim in a ring buffer.  The exit event comes from the kernel's
  * exit path itself, so no pidfd per task is needed, and the program
  * counts what it could not hand over: a loss is reported, never silent.
+ *
+ * The shim reads exits in batches (taskwatch.h: SHIM_TW_BATCH_US): woken
+ * by the first exit, it arms a timer and reads when that fires, or at
+ * once when a full batch wakes it again.  Short-lived threads end one
+ * after another; one wakeup, one read and one write then serve many.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <sys/epoll.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
 #include <bpf/libbpf.h>
 
 #include "threads_backend.h"
@@ -50,15 +58,46 @@ static void consume(struct shim_threads *t)
 		shim_threads_lost(t, what);
 }
 
+static void batch_arm(struct shim_threads *t, bool on)
+{
+	struct itimerspec when = {
+		.it_value.tv_nsec = on ? SHIM_TW_BATCH_US * 1000L : 0,
+	};
+
+	if (timerfd_settime(t->bpf.batch_fd, 0, &when, NULL) == 0) {
+		t->bpf.batch_armed = on;
+		return;
+	}
+	/* Unreachable with a valid timerfd; read now rather than never. */
+	t->bpf.batch_armed = false;
+	consume(t);
+}
+
 static int bpf_init(struct shim_threads *t, struct shim_watch *w, pid_t init_pid,
 		    struct shim_err *err)
 {
-	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = shim_loop_data(SHIM_LOOP_TASKWATCH, 0) };
+	/*
+	 * Edge-triggered: the ring buffer stays readable while a batch
+	 * waits for its timer, and only its wakeups are news.
+	 */
+	struct epoll_event ev = {
+		.events = EPOLLIN | EPOLLET,
+		.data.u64 = shim_loop_data(SHIM_LOOP_TASKWATCH, 0),
+	};
+	struct epoll_event timer = {
+		.events = EPOLLIN,
+		.data.u64 = shim_loop_data(SHIM_LOOP_TASKWATCH_BATCH, 0),
+	};
 	int r;
 
 	/* The program was seeded with the init's parent: it follows the init already. */
 	(void)init_pid;
 	t->bpf.tw = &w->tw;
+	t->bpf.batch_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (t->bpf.batch_fd < 0)
+		return shim_fail(err, errno, "--watch-threads: timerfd_create");
+	if (epoll_ctl(t->epfd, EPOLL_CTL_ADD, t->bpf.batch_fd, &timer) < 0)
+		return shim_fail(err, errno, "epoll_ctl the batch timer");
 	t->bpf.rb = ring_buffer__new(w->tw.exits_fd, on_exit_record, t, NULL);
 	r = (int)libbpf_get_error(t->bpf.rb);
 	if (r) {
@@ -75,9 +114,25 @@ static int bpf_init(struct shim_threads *t, struct shim_watch *w, pid_t init_pid
 
 static void bpf_readable(struct shim_threads *t, enum shim_loop_tag tag, uint32_t low)
 {
+	uint64_t expirations;
+
 	(void)low;
-	if (tag == SHIM_LOOP_TASKWATCH && t->bpf.rb)
+	if (!t->bpf.rb)
+		return;
+	if (tag == SHIM_LOOP_TASKWATCH) {
+		/* Woken again while the timer runs: a full batch, read it now. */
+		if (!t->bpf.batch_armed) {
+			batch_arm(t, true);
+			return;
+		}
+		batch_arm(t, false);
 		consume(t);
+	} else if (tag == SHIM_LOOP_TASKWATCH_BATCH) {
+		if (read(t->bpf.batch_fd, &expirations, sizeof(expirations)) < 0 && errno == EAGAIN)
+			return;
+		t->bpf.batch_armed = false;
+		consume(t);
+	}
 }
 
 /*
@@ -95,6 +150,9 @@ static void bpf_free(struct shim_threads *t)
 {
 	ring_buffer__free(t->bpf.rb);
 	t->bpf.rb = NULL;
+	if (t->bpf.batch_fd >= 0)
+		close(t->bpf.batch_fd);
+	t->bpf.batch_fd = -1;
 }
 
 static void bpf_release(struct shim_watch *w)

@@ -14,6 +14,8 @@ struct ring_buffer;
 struct shim_threads_bpf {
 	struct shim_taskwatch *tw;	/* the caller's (struct shim_watch) */
 	struct ring_buffer *rb;		/* reads tw's exits */
+	int batch_fd;			/* timerfd: the batch is read when it fires */
+	bool batch_armed;
 };
 
 /*

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 
@@ -62,6 +63,22 @@ static bool dispatch(const struct shim_supervisor *s, struct shim_threads *t,
 	return done;
 }
 
+/*
+ * With --watch-threads the supervisor reports the container's tasks as
+ * they end, and it competes for the CPU with the very tasks it follows.
+ * Where it may (CAP_SYS_NICE), it runs at SHIM_SUPERVISOR_NICE.  The
+ * container keeps nice 0: its init was forked before this, and all of it
+ * descends from the init.
+ */
+static void run_ahead(const struct shim_supervisor *s)
+{
+	struct shim_voice v = { .who = "shim", .verbose = s->verbose };
+
+	if (setpriority(PRIO_PROCESS, 0, SHIM_SUPERVISOR_NICE) < 0)
+		shim_note(&v, "the supervisor keeps its nice value (setpriority %d: %s)",
+			  SHIM_SUPERVISOR_NICE, strerror(errno));
+}
+
 int shim_supervise(const struct shim_supervisor *s, int *status,
 		   struct shim_err *err)
 {
@@ -83,6 +100,7 @@ int shim_supervise(const struct shim_supervisor *s, int *status,
 		return -1;
 
 	if (s->watch_threads) {
+		run_ahead(s);
 		if (shim_threads_init(&threads, epfd, s->events_fd, s->watch, s->pid, err)) {
 			shim_threads_free(&threads);
 			return -1;

@@ -8,6 +8,9 @@
 #include "shim.h"
 #include "threads.h"
 
+/* The supervisor's nice value with --watch-threads, where it is allowed. */
+#define SHIM_SUPERVISOR_NICE (-10)
+
 struct shim_supervisor {
 	pid_t pid;		/* the container's init, in our PID namespace */
 	int pidfd;

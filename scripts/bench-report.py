@@ -32,6 +32,7 @@ META = {
     "bpf-map_create": ("BPF_MAP_CREATE, array", "s"),
     "threads-latency": ("exit to event (thread-exit / waitpid)", "s"),
     "threads-cpu-per-thread": ("supervisor CPU per task (the shim's less its setup)", "s"),
+    "threads-memory-per-task": ("the shim's peak memory per task (VmHWM less its setup's)", "B"),
 }
 
 # The supervision goals (issue 21; docs/performance.md, "Against the
@@ -190,6 +191,11 @@ def profile_table(benchmarks):
 
 
 def fmt(x, unit):
+    if unit == "B":
+        for scale, name in ((1 << 20, "MiB"), (1 << 10, "KiB")):
+            if abs(x) >= scale:
+                return f"{x / scale:.3g} {name}"
+        return f"{x:.3g} B"
     if unit != "s":
         return f"{x:.3g}"
     for scale, name in ((1, "s"), (1e-3, "ms"), (1e-6, "µs")):
@@ -291,7 +297,7 @@ def main():
                 # Latencies and the per-task CPU (a run's less the mean of
                 # the start, a difference whose spread a quick run of a
                 # cheap supervisor can exceed) may be below zero.
-                signed = "latency" in bench or bench == "threads-cpu-per-thread"
+                signed = "latency" in bench or bench in ("threads-cpu-per-thread", "threads-memory-per-task")
                 if not isinstance(x, (int, float)) or not math.isfinite(x) or (k != "sd" and x < 0 and not signed):
                     bad.append(f"{bench} {v} {k}={x}")
     if not result["benchmarks"]:

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * bench_exec [-n RUNS] [-w WARMUP] [-o FILE] -- CMD [ARGS...]
+ * bench_exec [-n RUNS] [-w WARMUP] [-o FILE] [-m] -- CMD [ARGS...]
  *
  * Runs CMD WARMUP times unmeasured, then RUNS times, and prints for each
  * measured run "WALL CPU": the wall time from fork to exit, which is what
@@ -9,6 +9,11 @@
  * the runtime's cost, not the container's. CPU comes from CMD's process
  * CPU clock while it is a zombie (waitid WNOWAIT), to the nanosecond.
  * -o FILE keeps the command's standard output (else /dev/null).
+ * -m adds a third column, "HWM": CMD's own peak resident memory in KiB
+ * (VmHWM), as last read while it ran.  Its children's are not in it, as
+ * they would be in wait4's ru_maxrss; it is read every SAMPLE_MS, and a
+ * peak is never undone, so the last read misses at most what CMD grew in
+ * its last SAMPLE_MS.
  * A run that does not exit 0 ends the benchmark: a failing command would
  * measure its error path.
  */
@@ -16,7 +21,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -67,7 +74,50 @@ static void set_launch_time(void)
 	setenv("SHIM_PROFILE_LAUNCH_NS", ns, 1);
 }
 
-static int run_once(char **argv, const char *output, double *elapsed, double *cpu)
+#define SAMPLE_MS 20
+
+/* VmHWM of a running pid in KiB, or -1 once it has no memory (a zombie). */
+static long peak_kib(pid_t pid)
+{
+	char path[64], line[256];
+	long kib = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmHWM: %ld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+/* Until pid has exited, its peak memory read every SAMPLE_MS into *hwm. */
+static int follow_peak(pid_t pid, long *hwm)
+{
+	struct pollfd p = { .events = POLLIN };
+	long kib;
+	int r;
+
+	p.fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (p.fd < 0) {
+		perror("bench_exec: pidfd_open");
+		return -1;
+	}
+	*hwm = 0;
+	do {
+		kib = peak_kib(pid);
+		if (kib > *hwm)
+			*hwm = kib;
+		r = poll(&p, 1, SAMPLE_MS);
+	} while (r == 0 || (r < 0 && errno == EINTR));
+	close(p.fd);
+	return 0;
+}
+
+static int run_once(char **argv, const char *output, double *elapsed, double *cpu, long *hwm)
 {
 	double start = now();
 	siginfo_t info;
@@ -93,6 +143,8 @@ static int run_once(char **argv, const char *output, double *elapsed, double *cp
 		fprintf(stderr, "bench_exec: exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
+	if (hwm && follow_peak(pid, hwm))
+		return -1;
 	while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0) {
 		if (errno != EINTR) {
 			perror("bench_exec: waitid");
@@ -125,9 +177,10 @@ int main(int argc, char **argv)
 	long runs = 30, warmup = 3;
 	const char *output = NULL;
 	double elapsed, cpu;
+	long hwm = 0, *want_hwm = NULL;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "+n:w:o:")) != -1) {
+	while ((opt = getopt(argc, argv, "+n:w:o:m")) != -1) {
 		switch (opt) {
 		case 'n':
 			runs = strtol(optarg, NULL, 10);
@@ -138,6 +191,9 @@ int main(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
+		case 'm':
+			want_hwm = &hwm;
+			break;
 		default:
 			goto usage;
 		}
@@ -145,16 +201,19 @@ int main(int argc, char **argv)
 	if (optind >= argc || runs < 1 || warmup < 0)
 		goto usage;
 	for (long i = 0; i < warmup; i++)
-		if (run_once(argv + optind, output, &elapsed, &cpu))
+		if (run_once(argv + optind, output, &elapsed, &cpu, want_hwm))
 			return 1;
 	for (long i = 0; i < runs; i++) {
-		if (run_once(argv + optind, output, &elapsed, &cpu))
+		if (run_once(argv + optind, output, &elapsed, &cpu, want_hwm))
 			return 1;
-		printf("%.6f %.6f\n", elapsed, cpu);
+		if (want_hwm)
+			printf("%.6f %.6f %ld\n", elapsed, cpu, hwm);
+		else
+			printf("%.6f %.6f\n", elapsed, cpu);
 		fflush(stdout);
 	}
 	return 0;
 usage:
-	fprintf(stderr, "usage: bench_exec [-n RUNS] [-w WARMUP] [-o FILE] -- CMD [ARGS...]\n");
+	fprintf(stderr, "usage: bench_exec [-n RUNS] [-w WARMUP] [-o FILE] [-m] -- CMD [ARGS...]\n");
 	return 2;
 }

@@ -32,7 +32,7 @@ META = {
     "bpf-map_create": ("BPF_MAP_CREATE, array", "s"),
     "threads-latency": ("exit to event (thread-exit / waitpid)", "s"),
     "threads-cpu-per-thread": ("supervisor CPU per task (the shim's less its setup)", "s"),
-    "threads-memory-per-task": ("the shim's peak memory per task (VmHWM less its setup's)", "B"),
+    "threads-memory-peak": ("the shim's peak resident memory (sampled Rss; growth with N is per task)", "B"),
 }
 
 # The supervision goals (issue 21; docs/performance.md, "Against the
@@ -297,7 +297,7 @@ def main():
                 # Latencies and the per-task CPU (a run's less the mean of
                 # the start, a difference whose spread a quick run of a
                 # cheap supervisor can exceed) may be below zero.
-                signed = "latency" in bench or bench in ("threads-cpu-per-thread", "threads-memory-per-task")
+                signed = "latency" in bench or bench == "threads-cpu-per-thread"
                 if not isinstance(x, (int, float)) or not math.isfinite(x) or (k != "sd" and x < 0 and not signed):
                     bad.append(f"{bench} {v} {k}={x}")
     if not result["benchmarks"]:

@@ -22,7 +22,7 @@ json() {	# json EXPR: evaluate EXPR on results.json as r
 	for x in 1 2 3 4; do echo "sample start shim 0.$x"; echo "sample start runc $x"; echo "sample start unshare 0.1"; done
 	echo "sample threads-latency shim/N4 0.001 0.002 0.003 0.100"
 	echo "count threads-events shim/N4 4 4"
-	echo "sample threads-memory-per-task shim/N4 4096 2048 -512 0"
+	echo "sample threads-memory-peak shim/N4 1048576 2097152 1572864 1048576"
 	echo "note start crun: not installed in the guest"
 } > "$tmp/tap"
 echo "sample bpf-map_create token 2" > "$tmp/ref"
@@ -39,7 +39,7 @@ expect "ratios to the floor and to runc" json 'abs(r["benchmarks"]["start"]["rat
 expect "the reference's token path beside ours" json 'abs(r["benchmarks"]["bpf-map_create"]["ratios"]["token/token@reference"] - 1.5) < 1e-9'
 expect "a BPF ratio of medians beside the one of means" json 'abs(r["benchmarks"]["bpf-map_create"]["ratios"]["token/privileged"] - 3) < 1e-9 and r["benchmarks"]["bpf-map_create"]["ratios"]["token/privileged p50"] == 1'
 expect "notes and event counts reach the table" grep -q 'crun: not installed' "$tmp/md"
-expect "memory per task in bytes, below zero allowed" grep -q '| shim/N4 | 4 | 1.38 KiB |' "$tmp/md"
+expect "memory in bytes, shown in MiB" grep -q '| shim/N4 | 4 | 1.38 MiB |' "$tmp/md"
 { cat "$tmp/tap"; echo "sample start shim nan"; } > "$tmp/bad"
 expect "a NaN fails --check" bash -c "! '$report' '$tmp/out2' patched '$tmp/bad' --check"
 { cat "$tmp/tap"; echo "note start runc-bpf: failed: hook exited 1"; } > "$tmp/failed"

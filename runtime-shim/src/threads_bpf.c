@@ -7,10 +7,12 @@
  * exit path itself, so no pidfd per task is needed, and the program
  * counts what it could not hand over: a loss is reported, never silent.
  *
- * The shim reads exits in batches (taskwatch.h: SHIM_TW_BATCH_US): woken
- * by the first exit, it arms a timer and reads when that fires, or at
- * once when a full batch wakes it again.  Short-lived threads end one
- * after another; one wakeup, one read and one write then serve many.
+ * While exits come in bursts (the last read found more than one), the
+ * shim reads them in batches (taskwatch.h: SHIM_TW_BATCH_US): woken by
+ * the first exit, it arms a timer and reads when that fires, or at once
+ * when a full batch wakes it again; one wakeup, one read and one write
+ * then serve many.  An exit that comes alone is read at once: a timer
+ * would only add a wakeup and its delay.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -47,6 +49,8 @@ static void consume(struct shim_threads *t)
 	const char *what = NULL;
 	int r = ring_buffer__consume(t->bpf.rb);
 
+	/* More than one exit since the last read: exits come in a burst. */
+	t->bpf.burst = r > 1;
 	if (r < 0) {
 		struct shim_err warn = { 0 };
 
@@ -120,12 +124,14 @@ static void bpf_readable(struct shim_threads *t, enum shim_loop_tag tag, uint32_
 	if (!t->bpf.rb)
 		return;
 	if (tag == SHIM_LOOP_TASKWATCH) {
-		/* Woken again while the timer runs: a full batch, read it now. */
-		if (!t->bpf.batch_armed) {
+		/* In a burst, the first exit waits for the ones behind it. */
+		if (!t->bpf.batch_armed && t->bpf.burst) {
 			batch_arm(t, true);
 			return;
 		}
-		batch_arm(t, false);
+		/* Exits one at a time, or a full batch while the timer runs. */
+		if (t->bpf.batch_armed)
+			batch_arm(t, false);
 		consume(t);
 	} else if (tag == SHIM_LOOP_TASKWATCH_BATCH) {
 		if (read(t->bpf.batch_fd, &expirations, sizeof(expirations)) < 0 && errno == EAGAIN)

@@ -16,6 +16,7 @@ struct shim_threads_bpf {
 	struct ring_buffer *rb;		/* reads tw's exits */
 	int batch_fd;			/* timerfd: the batch is read when it fires */
 	bool batch_armed;
+	bool burst;			/* the last read took more than one exit */
 };
 
 /*

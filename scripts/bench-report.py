@@ -317,8 +317,9 @@ def main():
         return 1 if bad else 0
 
     md = [f"# Benchmarks: {a.kernel} kernel", "",
-          f"{result['date']}; {result['machine']}; {info.get('runs', '?')} runs after "
-          f"{info.get('warmup', '?')} warm-up runs unless a variant says otherwise.", ""]
+          f"{result['date']}; {result['machine']}; starts in {info.get('runs', '?')} rounds, one "
+          f"start of each variant a round, after {info.get('warmup', '?')} warm-up rounds; "
+          "the other benchmarks' repetitions in their sections.", ""]
     md += profile_table(result["benchmarks"])
     for bench, b in result["benchmarks"].items():
         if bench.startswith("start-profile"):

@@ -17,10 +17,10 @@
 #define SHIM_TW_RECORD_BYTES 16
 /*
  * The shim is woken by the first exit after it caught up (the ring
- * buffer's own rule), then reads SHIM_TW_BATCH_US later: exits that end
- * in that time are read in the same wakeup.  A batch that reaches
- * SHIM_TW_BATCH records wakes it at once, so a storm of exits is read
- * as it comes.
+ * buffer's own rule).  While exits come in bursts it reads them
+ * SHIM_TW_BATCH_US later, so that those behind it come in the same
+ * read (threads_bpf.c).  A batch that reaches SHIM_TW_BATCH records wakes
+ * it at once, so a storm of exits is read as it comes.
  */
 #define SHIM_TW_BATCH 64
 #define SHIM_TW_BATCH_US 250

@@ -22,7 +22,7 @@ rm -rf "${results_dir:?}/$kernel"
 # The scenarios the guest runs: words joined by commas (scenario.sh).
 scenarios=$(IFS=,; echo "$*")
 image=$build_dir/images/$k_image.bzImage
-initrd=$build_dir/rootfs/initrd.cpio.gz
+initrd=$build_dir/rootfs/initrd.cpio
 results=$results_dir/$kernel
 # A hang detector for the whole boot (the row's limit, times
 # GUEST_TIMEOUT_SCALE): every scenario has a limit of its own, and all of

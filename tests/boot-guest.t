@@ -19,7 +19,7 @@ export KERNELS_TABLE=$tmp/kernels.tsv
 	echo "fake    fake  kernel  under-test  1  2700  -  -  all  -"
 	echo "fake-g  fake  kernel  under-test  1  2700  -  -  g    -"
 } > "$KERNELS_TABLE"
-: > "$tmp/build/rootfs/initrd.cpio.gz"
+: > "$tmp/build/rootfs/initrd.cpio"
 # The stand-in writes the two serial files as FAKE_QEMU says.
 cat > "$tmp/bin/qemu-system-x86_64" <<'FAKE'
 #!/usr/bin/env bash

@@ -22,7 +22,7 @@ export FAKE_LIB=$repo/guest-rootfs/overlay/usr/local/lib/guest
 	echo "stock-nosmt   stock  apt:linux-image-cloud-amd64   control     1  2700  -  -  all  nosmt"
 	echo "patched-pidfd patched  kernel                      under-test  1  2700  -  -  pidfd  -"
 } > "$KERNELS_TABLE"
-: > "$tmp/build/rootfs/initrd.cpio.gz"
+: > "$tmp/build/rootfs/initrd.cpio"
 printf 'guest/10-a\tguest\t10\tk1\npidfd/10-b\tpidfd\t10\tk2\n' > "$tmp/build/rootfs/scenario-manifest"
 # The stand-in passes guest/10-a on every kernel but stock, which skips it;
 # FAKE_FRED=fail fails it on every kernel booted with fred=on, and on

@@ -77,21 +77,32 @@ unit() {
 	points "$name" "$rc"
 }
 
-{
-	for t in "$repo_root"/tests/*.t; do
-		name=$(basename "$t")
-		# shellcheck disable=SC2046 # one path a word
-		unit "$name" "$(key "tests/$name" $(reads "$t"))" bash "$t"
-	done
-	if [ -f "$repo_root/runtime-shim/Makefile" ]; then
-		# An output folder of its own, with the system's headers and libbpf
-		# (the guests' shim is the Debian package's, scripts/deb.sh); the
-		# shim's Makefile rebuilds whatever another build made with other
-		# flags (O/.flags).
-		unit shim "$(key runtime-shim)" make -s -C "$repo_root/runtime-shim" test O="$build_dir/shim-host" KHDR=
-		# Every fuzz target on its seeds and for a few seconds (make fuzz
-		# runs them for long): a seed that crashes again fails here.
-		unit fuzz "$(key runtime-shim)" make -s -C "$repo_root/runtime-shim" fuzz-smoke O="$build_dir/shim-fuzz" KHDR=
-	fi
-} | awk '{ n++; sub(/ok - /, "ok " n " - "); print } END { print "1.." n }' > "$out/tap"
+# One test per core at a time: each one's points go to a file of their
+# own, joined in a fixed order, so that a test's numbers do not depend on
+# which one finished first.
+names=()
+# spawn NAME KEY CMD...: unit, in the background, once a core is free.
+spawn() {
+	while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n || true; done
+	unit "$@" > "$out/$1.points" &
+	names+=("$1")
+}
+for t in "$repo_root"/tests/*.t; do
+	name=$(basename "$t")
+	# shellcheck disable=SC2046 # one path a word
+	spawn "$name" "$(key "tests/$name" $(reads "$t"))" bash "$t"
+done
+if [ -f "$repo_root/runtime-shim/Makefile" ]; then
+	# An output folder of its own, with the system's headers and libbpf
+	# (the guests' shim is the Debian package's, scripts/deb.sh); the
+	# shim's Makefile rebuilds whatever another build made with other
+	# flags (O/.flags).
+	spawn shim "$(key runtime-shim)" make -s -C "$repo_root/runtime-shim" test O="$build_dir/shim-host" KHDR=
+	# Every fuzz target on its seeds and for a few seconds (make fuzz
+	# runs them for long): a seed that crashes again fails here.
+	spawn fuzz "$(key runtime-shim)" make -s -C "$repo_root/runtime-shim" fuzz-smoke O="$build_dir/shim-fuzz" KHDR=
+fi
+wait
+for name in "${names[@]}"; do cat "$out/$name.points"; rm -f "$out/$name.points"; done |
+	awk '{ n++; sub(/ok - /, "ok " n " - "); print } END { print "1.." n }' > "$out/tap"
 record_step unit-tests $((SECONDS - start))

@@ -84,9 +84,10 @@ userspace: kernel upstream-selftests bpf-tools
 		LIBBPF=$(BUILD)/libbpf VMLINUX=$(BUILD)/linux/out-default/vmlinux \
 		BPF_TOOLS=$(BUILD)/bpf-tools/stage/usr/lib/bpf-token
 
+# debootstrap and the containerd scenario's disk at once: the one mostly
+# waits on the mirror and dpkg, the other builds the CRI client.
 rootfs: deps userspace deb
-	@scripts/rootfs-base.sh
-	@scripts/cri-disk.sh
+	@scripts/rootfs-base.sh & base=$$!; rc=0; scripts/cri-disk.sh || rc=$$?; wait $$base && exit $$rc
 	@scripts/rootfs-pack.sh
 
 # kernel-tree first: the libbpf ABI test builds the patched tree's

@@ -2,7 +2,7 @@
 # Pack the guest's initramfs: the cached base archive, then a small
 # archive with the overlay, the shim and the scenarios (the kernel unpacks
 # concatenated cpio archives in order, later files win). Uncompressed:
-# under TCG the kernel took 4 to 6 s of every boot to inflate it.
+# under TCG, inflating it took seconds of every boot (docs/performance.md).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"

@@ -13,9 +13,10 @@ guest_default_gid() {
 
 # guest_busybox_bin: a bin folder with busybox and a link for each of its
 # applets, made once per boot and copied into every rootfs. One process
-# makes the links (perl is essential in Debian): an `ln` each took 20 s of
-# TCG time at the first rootfs of every boot, and busybox --install would
-# point them at /usr/bin/busybox, which no rootfs has.
+# makes the links (perl is essential in Debian): a process per link made
+# the first rootfs of every boot the slowest step of its scenario under
+# TCG (docs/performance.md), and busybox --install would point them at
+# /usr/bin/busybox, which no rootfs has.
 guest_busybox_bin() {
 	local bin=/tmp/.guest-busybox-bin tmp
 	if [ ! -d "$bin" ]; then

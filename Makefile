@@ -1,5 +1,8 @@
-# Entry points: `make demo` and `make check`. The steps below run in the
-# order listed; each script skips work whose inputs have not changed.
+# Entry points: `make demo` and `make check`. Each step names the steps
+# whose output it reads; demo, bench and check build theirs at once where
+# one does not wait on another (BUILD_JOBS at a time, default 6: as many
+# as can run side by side), and each script skips work whose inputs have
+# not changed.
 #
 #   make check [KERNELS="patched patched-fred reference stock"] [SCENARIOS="pidfd token/20-token-create"] [KERNEL_DEBUG=1]
 #   make demo
@@ -20,7 +23,16 @@ KERNEL_VARS := KERNELS="$(KERNELS)" KERNEL_DEBUG="$(KERNEL_DEBUG)"
 # kernel-debug, prebuilt (an unknown name gives none: kernel-filter fails).
 IMAGE_STEPS := $(shell $(KERNEL_VARS) scripts/kernels.sh steps 2>/dev/null)
 
-.PHONY: check-start scenario-filter kernel-filter help deps kernel-tree kernel kernel-debug prebuilt upstream-selftests bpf-tools deb userspace rootfs unit-tests check demo series-check fuzz install uninstall install-shim uninstall-shim install-bpf-tools uninstall-bpf-tools clean
+.PHONY: check-start scenario-filter kernel-filter help deps kernel-tree kernel kernel-debug prebuilt upstream-selftests bpf-tools deb userspace rootfs-base cri-disk rootfs unit-tests check demo bench series-check fuzz install uninstall install-shim uninstall-shim install-bpf-tools uninstall-bpf-tools clean
+
+# The build steps of demo, bench and check, at once where the graph
+# allows: the kernel's compile, the unit tests, debootstrap and the
+# downloads share the cores, and the downloads wait on the network, not
+# on them. A script's own make takes its -j from the script, not from
+# this make's job slots (STEP).
+BUILD_JOBS ?= 6
+BUILD_STEPS := $(MAKE) --no-print-directory -j$(BUILD_JOBS)
+STEP := env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS
 
 help:
 	@echo "make demo        boot the patched guest and show delegated BPF in a container"
@@ -47,36 +59,36 @@ help:
 	@echo "make clean       remove build/ (keeps the ccache)"
 
 deps:
-	@scripts/install-deps.sh
+	@$(STEP) scripts/install-deps.sh
 
 kernel-tree: deps
-	@scripts/kernel-tree.sh
+	@$(STEP) scripts/kernel-tree.sh
 
 kernel: kernel-tree
-	@scripts/kernel-build.sh default
+	@$(STEP) scripts/kernel-build.sh default
 
 kernel-debug: kernel
-	@scripts/kernel-build.sh debug
+	@$(STEP) scripts/kernel-build.sh debug
 
 # Every image of scripts/kernels.tsv that comes from a Debian package.
 prebuilt: deps
-	@scripts/fetch-prebuilt-kernel.sh
+	@$(STEP) scripts/fetch-prebuilt-kernel.sh
 
 # Upstream's BPF token selftest from linux-source-6.12, with the reference
 # kernel's types (scenarios/token/90-upstream-selftests).
 upstream-selftests: deps prebuilt
-	@scripts/upstream-selftests-src.sh
+	@$(STEP) scripts/upstream-selftests-src.sh
 
 # The patched tree's libbpf (shared) and bpftool, staged as `make install`
 # lays them out (build/bpf-tools/stage). The guest gets them under the
 # default prefix, whatever a `make install` chose.
 bpf-tools: kernel-tree
-	@BPF_TOOLS_PREFIX=/usr/lib/bpf-token scripts/build-bpf-tools.sh
+	@BPF_TOOLS_PREFIX=/usr/lib/bpf-token $(STEP) scripts/build-bpf-tools.sh
 
 # The Debian packages, shim and bpf-token-tools, into build/deb: the
 # guests install them (rootfs), as a Debian 12 user would.
 deb: deps bpf-tools
-	@scripts/deb.sh
+	@$(STEP) scripts/deb.sh
 
 userspace: kernel upstream-selftests bpf-tools
 	@$(MAKE) -s -C bench O=$(BUILD)/bench KHDR=$(BUILD)/kernel-headers/include LIBBPF=$(BUILD)/libbpf
@@ -84,17 +96,22 @@ userspace: kernel upstream-selftests bpf-tools
 		LIBBPF=$(BUILD)/libbpf VMLINUX=$(BUILD)/linux/out-default/vmlinux \
 		BPF_TOOLS=$(BUILD)/bpf-tools/stage/usr/lib/bpf-token
 
-# debootstrap and the containerd scenario's disk at once: the one mostly
-# waits on the mirror and dpkg, the other builds the CRI client.
-rootfs: deps userspace deb
-	@scripts/rootfs-base.sh & base=$$!; rc=0; scripts/cri-disk.sh || rc=$$?; wait $$base && exit $$rc
-	@scripts/rootfs-pack.sh
+# The guest's Debian base (debootstrap) and the containerd scenario's
+# disk need nothing built here: they run while the kernel compiles.
+rootfs-base: deps
+	@$(STEP) scripts/rootfs-base.sh
+
+cri-disk: deps
+	@$(STEP) scripts/cri-disk.sh
+
+rootfs: deps userspace deb rootfs-base cri-disk
+	@$(STEP) scripts/rootfs-pack.sh
 
 # kernel-tree first: the libbpf ABI test builds the patched tree's
 # tools/lib/bpf, and the tree's commit is one of the inputs by which a
 # passing run is reused (unit-tests.sh).
 unit-tests: kernel-tree
-	@scripts/unit-tests.sh
+	@$(STEP) scripts/unit-tests.sh
 
 # The filter is checked first: a word that names no scenario fails before
 # anything is built or booted.
@@ -119,16 +136,19 @@ BENCH_CHECK := $(if $(SCENARIOS)$(KERNEL_DEBUG),,1)
 RESULTS := $(or $(RESULTS_DIR),$(BUILD)/results)
 # Last, the one count: the host unit tests' TAP, each kernel's, the
 # quick bench's (tally.sh), ending with "N passed, N failed".
-check: check-start scenario-filter kernel-filter unit-tests $(IMAGE_STEPS) rootfs
+check: check-start scenario-filter kernel-filter
+	@$(BUILD_STEPS) unit-tests $(IMAGE_STEPS) rootfs
 	@$(if $(BENCH_CHECK),scripts/bench.sh --check)
 	@$(KERNEL_VARS) scripts/run-matrix.sh $(SCENARIOS)
 	@$(KERNEL_VARS) scripts/tally.sh $(RESULTS)/unit/tap $(if $(BENCH_CHECK),$(BUILD)/results/bench/check.tap)
 
 # make bench [KERNEL=a row of scripts/kernels.tsv, default patched] [BENCH_QUICK=1]
-bench: kernel prebuilt rootfs
+bench:
+	@$(BUILD_STEPS) kernel prebuilt rootfs
 	@scripts/bench.sh
 
-demo: kernel prebuilt rootfs
+demo:
+	@$(BUILD_STEPS) kernel prebuilt rootfs
 	@scripts/demo.sh
 
 # checkpatch needs only the patched tree; BISECT=1 builds in a worktree of

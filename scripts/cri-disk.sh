@@ -26,7 +26,7 @@ fetch_containerd() {
 	local deb
 	rm -rf "$work/dl" "$work/pkg"; mkdir -p "$work/dl"
 	# A host whose package lists are stale gets them first.
-	(cd "$work/dl" && { apt-get download -q containerd || { apt-get update -q && apt-get download -q containerd; }; }) || return
+	(cd "$work/dl" && { apt-get download -q containerd || { apt_update && apt-get download -q containerd; }; }) || return
 	deb=$(ls "$work/dl"/containerd_*.deb) || return
 	dpkg-deb -x "$deb" "$work/pkg" || return
 	basename "$deb" > "$work/pkg/.deb"

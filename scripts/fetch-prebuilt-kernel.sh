@@ -31,7 +31,7 @@ fetch() {
 	rm -rf "$dl"; mkdir -p "$dl"
 	# The meta package depends on the versioned image package.
 	pkg=$(apt-cache depends "$meta" | sed -n 's/^ *Depends: \(linux-image-[0-9].*\)$/\1/p' | head -n 1)
-	[ -n "$pkg" ] || { apt-get update -q && pkg=$(apt-cache depends "$meta" | sed -n 's/^ *Depends: \(linux-image-[0-9].*\)$/\1/p' | head -n 1); }
+	[ -n "$pkg" ] || { apt_update && pkg=$(apt-cache depends "$meta" | sed -n 's/^ *Depends: \(linux-image-[0-9].*\)$/\1/p' | head -n 1); }
 	[ -n "$pkg" ] || die "cannot resolve $meta to a kernel image package"
 	(cd "$dl" && apt-get download -q "$pkg")
 	deb=$(ls "$dl"/*.deb)

@@ -227,6 +227,11 @@ matrix_all_slots() {
 	done
 }
 
+# apt_update: apt-get update, one at a time: the build steps run side by
+# side (Makefile), and a second apt-get update fails on the lists' lock
+# instead of waiting for it.
+apt_update() { mkdir -p "$build_dir" && flock "$build_dir/.apt.lock" apt-get update -q; }
+
 # with_lock NAME CMD...: serialise steps that share a build folder.
 with_lock() {
 	local _lock_fd

@@ -26,13 +26,16 @@ IMAGE_STEPS := $(shell $(KERNEL_VARS) scripts/kernels.sh steps 2>/dev/null)
 .PHONY: check-start scenario-filter kernel-filter help deps kernel-tree kernel kernel-debug prebuilt upstream-selftests bpf-tools deb userspace rootfs-base cri-disk rootfs unit-tests check demo bench series-check fuzz install uninstall install-shim uninstall-shim install-bpf-tools uninstall-bpf-tools clean
 
 # The build steps of demo, bench and check, at once where the graph
-# allows: the kernel's compile, the unit tests, debootstrap and the
-# downloads share the cores, and the downloads wait on the network, not
-# on them. A script's own make takes its -j from the script, not from
-# this make's job slots (STEP).
+# allows. The kernel's tree and compile are the path everything else
+# waits on; the steps off that path yield the cores to it (nice) and use
+# what it leaves: its single-threaded unpacking and linking, and the
+# waits on the mirror. The unit tests keep their priority, as their
+# stand-ins have time limits. A script's own make takes its -j from the
+# script, not from this make's job slots (STEP).
 BUILD_JOBS ?= 6
 BUILD_STEPS := $(MAKE) --no-print-directory -j$(BUILD_JOBS)
 STEP := env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS
+OFF_PATH := nice -n 10 $(STEP)
 
 help:
 	@echo "make demo        boot the patched guest and show delegated BPF in a container"
@@ -72,23 +75,23 @@ kernel-debug: kernel
 
 # Every image of scripts/kernels.tsv that comes from a Debian package.
 prebuilt: deps
-	@$(STEP) scripts/fetch-prebuilt-kernel.sh
+	@$(OFF_PATH) scripts/fetch-prebuilt-kernel.sh
 
 # Upstream's BPF token selftest from linux-source-6.12, with the reference
 # kernel's types (scenarios/token/90-upstream-selftests).
 upstream-selftests: deps prebuilt
-	@$(STEP) scripts/upstream-selftests-src.sh
+	@$(OFF_PATH) scripts/upstream-selftests-src.sh
 
 # The patched tree's libbpf (shared) and bpftool, staged as `make install`
 # lays them out (build/bpf-tools/stage). The guest gets them under the
 # default prefix, whatever a `make install` chose.
 bpf-tools: kernel-tree
-	@BPF_TOOLS_PREFIX=/usr/lib/bpf-token $(STEP) scripts/build-bpf-tools.sh
+	@BPF_TOOLS_PREFIX=/usr/lib/bpf-token $(OFF_PATH) scripts/build-bpf-tools.sh
 
 # The Debian packages, shim and bpf-token-tools, into build/deb: the
 # guests install them (rootfs), as a Debian 12 user would.
 deb: deps bpf-tools
-	@$(STEP) scripts/deb.sh
+	@$(OFF_PATH) scripts/deb.sh
 
 userspace: kernel upstream-selftests bpf-tools
 	@$(MAKE) -s -C bench O=$(BUILD)/bench KHDR=$(BUILD)/kernel-headers/include LIBBPF=$(BUILD)/libbpf
@@ -99,10 +102,10 @@ userspace: kernel upstream-selftests bpf-tools
 # The guest's Debian base (debootstrap) and the containerd scenario's
 # disk need nothing built here: they run while the kernel compiles.
 rootfs-base: deps
-	@$(STEP) scripts/rootfs-base.sh
+	@$(OFF_PATH) scripts/rootfs-base.sh
 
 cri-disk: deps
-	@$(STEP) scripts/cri-disk.sh
+	@$(OFF_PATH) scripts/cri-disk.sh
 
 rootfs: deps userspace deb rootfs-base cri-disk
 	@$(STEP) scripts/rootfs-pack.sh

@@ -13,17 +13,20 @@ series_dir=$repo_root/kernel-series
 export GIT_AUTHOR_NAME="kernel-series" GIT_AUTHOR_EMAIL="kernel-series@localhost"
 export GIT_COMMITTER_NAME="kernel-series" GIT_COMMITTER_EMAIL="kernel-series@localhost"
 
+# run_logged calls this in a condition, where set -e is off: every step
+# returns on failure, or a half-unpacked tree would become build/linux.
 unpack() {
 	[ -f "$tarball" ] || die "$tarball missing: run 'make deps'"
 	rm -rf "$tree.tmp"
 	mkdir -p "$tree.tmp"
-	tar -C "$tree.tmp" --strip-components=1 -xf "$tarball"
-	git -C "$tree.tmp" init -q
+	# The tarball is in blocks: xz decompresses them on every core.
+	xz -dc -T0 "$tarball" | tar -C "$tree.tmp" --strip-components=1 -x || return
+	git -C "$tree.tmp" init -q || return
 	# No background gc: it would inherit and hold the build lock.
-	git -C "$tree.tmp" config gc.auto 0
-	git -C "$tree.tmp" add -A -f .
-	git -C "$tree.tmp" commit -q -m "Debian linux-source-6.1 $(dpkg-query -W -f='${Version}' linux-source-6.1)"
-	git -C "$tree.tmp" tag pristine
+	git -C "$tree.tmp" config gc.auto 0 || return
+	git -C "$tree.tmp" add -A -f . || return
+	git -C "$tree.tmp" commit -q -m "Debian linux-source-6.1 $(dpkg-query -W -f='${Version}' linux-source-6.1)" || return
+	git -C "$tree.tmp" tag pristine || return
 	mv "$tree.tmp" "$tree"
 }
 

@@ -26,9 +26,10 @@ top=linux-source-6.12
 selftests=tools/testing/selftests/bpf
 
 # tar stores the files' release dates: --touch gives them the unpack time,
-# so make rebuilds what depends on them.
+# so make rebuilds what depends on them. xz decompresses the tarball's
+# blocks on every core.
 untar() {
-	tar -xJf "$tarball" -C "$out/tmp" --touch --strip-components=1 "${@/#/$top/}"
+	xz -dc -T0 "$tarball" | tar -x -C "$out/tmp" --touch --strip-components=1 --wildcards "${@/#/$top/}"
 }
 
 # The kernel image is a small decompressor followed by the compressed ELF
@@ -46,14 +47,20 @@ extract_vmlinux() {
 }
 
 unpack() {
-	local progs
+	local progs prog
 	rm -rf "$out"; mkdir -p "$out/tmp"
+	# One pass through the tarball (each one decompresses all of it): the
+	# programs folder whole, then only what token.c includes is kept.
 	untar "$selftests/prog_tests/token.c" "$selftests/cap_helpers.c" "$selftests/cap_helpers.h" \
-		tools/include/linux/filter.h
+		tools/include/linux/filter.h "$selftests/progs/*.c" || die "cannot unpack the selftest from $tarball"
 	progs=$(sed -n 's/^#include "\(.*\)\.skel\.h"$/\1/p' "$out/tmp/$selftests/prog_tests/token.c")
 	[ -n "$progs" ] || die "token.c includes no skeleton: not the expected file"
-	# shellcheck disable=SC2086,SC2046 # one name a word
-	untar $(printf "$selftests/progs/%s.c " $progs)
+	mkdir "$out/tmp/progs"
+	for prog in $progs; do
+		mv "$out/tmp/$selftests/progs/$prog.c" "$out/tmp/progs/" || die "token.c includes $prog.skel.h: no progs/$prog.c"
+	done
+	rm -rf "$out/tmp/$selftests/progs"
+	mv "$out/tmp/progs" "$out/tmp/$selftests/progs"
 	mv "$out/tmp" "$out/src"
 	extract_vmlinux "$out/vmlinux"
 	bpftool btf dump file "$out/vmlinux" format c > "$out/vmlinux.h"

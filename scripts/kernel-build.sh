@@ -50,7 +50,7 @@ build() {
 	cp "$out/.config" "$build_dir/images/$image.config"
 	if [ "$variant" = default ]; then
 		run_logged kernel-headers \
-			make -C "$tree" O="$out" headers_install INSTALL_HDR_PATH="$build_dir/kernel-headers"
+			make -C "$tree" O="$out" -j"$jobs" headers_install INSTALL_HDR_PATH="$build_dir/kernel-headers"
 		mkdir -p "$build_dir/libbpf/obj"
 		run_logged libbpf make -C "$tree/tools/lib/bpf" -j"$jobs" \
 			OUTPUT="$build_dir/libbpf/obj/" CC="ccache gcc" BUILD_STATIC_ONLY=1 \

@@ -111,13 +111,19 @@ done
 
 # This check's steps and their times, in the order they ended (each
 # logged step and each guest booted; a reused guest took no time and has
-# no row), then the whole check's wall time: where a cold check goes.
+# no row), each with the second of the check it started at, as the build
+# steps run side by side; then the whole check's wall time: where a cold
+# check goes.
 if [ -s "$steps_file" ]; then
 	echo
-	printf '%-34s %8s\n' step seconds
-	awk -F '\t' '{ printf "%-34s %8d\n", $1, $2 }' "$steps_file"
 	start=$(cat "$build_dir/.check-start" 2>/dev/null || true)
-	[ -z "$start" ] || printf '%-34s %8d\n' "make check, wall time" $(($(date +%s) - start))
+	printf '%-34s %8s %8s\n' step 'from (s)' seconds
+	while IFS=$'\t' read -r step seconds ended; do
+		from=-
+		[ -z "$start" ] || ! end=$(date -d "$ended" +%s 2>/dev/null) || from=$((end - seconds - start))
+		printf '%-34s %8s %8d\n' "$step" "$from" "$seconds"
+	done < "$steps_file"
+	[ -z "$start" ] || printf '%-34s %8s %8d\n' "make check, wall time" "" $(($(date +%s) - start))
 fi
 
 for k in "${kernels[@]}"; do

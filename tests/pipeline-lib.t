@@ -18,7 +18,7 @@ expect() {	# expect DESCRIPTION WANT GOT
 	if [ "$2" = "$3" ]; then echo "ok $n - $1"; else
 		echo "not ok $n - $1"; printf '#   want: %s\n#   got:  %s\n' "$2" "$3" | sed '2,$s/^/#   /'; failed=1; fi
 }
-echo "1..17"
+echo "1..18"
 
 # --- the manifest ---------------------------------------------------------
 mk() { mkdir -p "$tmp/s/${1%/*}"; printf '#!/bin/bash\n%s\n' "$2" > "$tmp/s/$1"; chmod +x "$tmp/s/$1"; }
@@ -57,6 +57,13 @@ expect "top-level points: status, text, note; sub-streams and comments ignored" 
 expect "a skip with no text keeps its reason" "$(printf 'skip\t\twhy')" "$(echo 'ok 4 - # SKIP why' | tap_points)"
 expect "a plan and a skipped plan" "$(printf '3\t\n0\tunsupported: x')" \
 	"$(printf 'x\n1..3\n' | tap_plan; printf '1..0 # SKIP unsupported: x\n' | tap_plan)"
+# A failed point's SKIP stays a failure; the first " # " starts the note;
+# "oknot" is no point; the last line needs no newline; a file as well as
+# a pipe.
+printf 'not ok 1 - a # SKIP no\nok 2 - b # c # d\noknot 3\nok 4 - e # SKIPPED\nok 5 # SKIP\nok 6 - f' > "$tmp/tap"
+expect "a failed skip fails, the first # starts the note, a last line without newline counts" \
+	"$(printf 'fail\ta\tSKIP no\npass\tb\tc # d\npass\te\tSKIPPED\nskip\t\t\npass\tf\t')|$(printf '2\t')" \
+	"$(tap_points "$tmp/tap")|$(printf '1..2 # SKIP' | tap_plan)"
 
 # --- the reuse helper -----------------------------------------------------
 runs=0

@@ -47,30 +47,49 @@ scenario_selects() {
 	[ "$_in" -eq 1 ] || [ "$_any" -eq 0 ]
 }
 
+# The TAP reader is bash alone: the guest runs it for every scenario,
+# and a process started there costs tens of milliseconds under TCG.
+
 # tap_points [FILE]: the top-level test points of a TAP stream (indented
 # lines belong to a sub-stream), one a line, tab-separated:
 #   STATUS    pass, fail or skip (an ok with a SKIP directive)
 #   TEXT      what follows "ok N - ", up to a directive
 #   NOTE      the directive after " # " (a skip's reason, without SKIP)
 tap_points() {
-	awk '
-	/^(not )?ok( |$)/ {
-		status = ($0 ~ /^not /) ? "fail" : "pass"
-		text = $0
-		sub(/^(not )?ok( [0-9]+)?( -)? ?/, "", text)
-		note = ""
-		if ((i = index(text, " # ")) > 0) {
-			note = substr(text, i + 3); text = substr(text, 1, i - 1)
-		} else if (text ~ /^# /) {
-			note = substr(text, 3); text = ""
-		}
-		if (status == "pass" && note ~ /^SKIP( |$)/) { status = "skip"; sub(/^SKIP ?/, "", note) }
-		printf "%s\t%s\t%s\n", status, text, note
-	}' "${1:--}"
+	if [ -n "${1:-}" ]; then _tap_points < "$1"; else _tap_points; fi
+}
+_tap_points() {
+	local _line _status _text _note _point='^(not )?ok( |$)' _prefix='^(not )?ok( [0-9]+)?( -)? ?'
+	while IFS= read -r _line || [ -n "$_line" ]; do
+		[[ $_line =~ $_point ]] || continue
+		_status=pass
+		[[ $_line != not* ]] || _status=fail
+		_text=$_line
+		[[ ! $_text =~ $_prefix ]] || _text=${_text:${#BASH_REMATCH[0]}}
+		_note=""
+		if [[ $_text == *" # "* ]]; then
+			_note=${_text#*" # "} _text=${_text%%" # "*}
+		elif [[ $_text == "# "* ]]; then
+			_note=${_text:2} _text=""
+		fi
+		if [ "$_status" = pass ] && [[ $_note == SKIP || $_note == "SKIP "* ]]; then
+			_status=skip _note=${_note#SKIP}
+			_note=${_note# }
+		fi
+		printf '%s\t%s\t%s\n' "$_status" "$_text" "$_note"
+	done
 }
 
 # tap_plan [FILE]: a stream's plan, "COUNT TAB SKIP-REASON" ("1..0 # SKIP
 # why" gives 0 and why); nothing when it has none.
 tap_plan() {
-	sed -nE '/^1\.\.[0-9]+/ { s/^1\.\.([0-9]+)( *# *SKIP *(.*))?.*$/\1\t\3/p; q; }' "${1:--}"
+	if [ -n "${1:-}" ]; then _tap_plan < "$1"; else _tap_plan; fi
+}
+_tap_plan() {
+	local _line _plan='^1\.\.([0-9]+)( *# *SKIP *(.*))?'
+	while IFS= read -r _line || [ -n "$_line" ]; do
+		[[ $_line =~ $_plan ]] || continue
+		printf '%s\t%s\n' "${BASH_REMATCH[1]}" "${BASH_REMATCH[3]}"
+		return 0
+	done
 }

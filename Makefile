@@ -132,7 +132,8 @@ check-start:
 	@mkdir -p $(BUILD) && : > $(BUILD)/steps.tsv && date +%s > $(BUILD)/.check-start
 
 # A full check also runs the quick bench once, so that it cannot rot; it
-# asserts only that the bench runs and its numbers are well-formed.
+# asserts only that the bench runs and its numbers are well-formed, so it
+# boots beside the matrix's guests.
 BENCH_CHECK := $(if $(SCENARIOS)$(KERNEL_DEBUG),,1)
 # Where unit-tests.sh and the guests put their results (lib.sh: a second
 # matrix may have a RESULTS_DIR of its own); the bench's are always in
@@ -142,8 +143,9 @@ RESULTS := $(or $(RESULTS_DIR),$(BUILD)/results)
 # quick bench's (tally.sh), ending with "N passed, N failed".
 check: check-start scenario-filter kernel-filter
 	@$(BUILD_STEPS) unit-tests $(IMAGE_STEPS) rootfs
-	@$(if $(BENCH_CHECK),scripts/bench.sh --check)
-	@$(KERNEL_VARS) scripts/run-matrix.sh $(SCENARIOS)
+	@$(if $(BENCH_CHECK),scripts/bench.sh --check & bench=$$!;) rc=0; \
+		$(KERNEL_VARS) scripts/run-matrix.sh $(SCENARIOS) || rc=$$?; \
+		$(if $(BENCH_CHECK),wait $$bench || rc=$$?;) exit $$rc
 	@$(KERNEL_VARS) scripts/tally.sh $(RESULTS)/unit/tap $(if $(BENCH_CHECK),$(BUILD)/results/bench/check.tap)
 
 # make bench [KERNEL=a row of scripts/kernels.tsv, default patched] [BENCH_QUICK=1]

@@ -17,6 +17,10 @@ kernel=${1:?usage: boot-guest.sh KERNEL [check|demo|bench] [SCENARIO...]}
 mode=${2:-check}
 shift $(( $# >= 2 ? 2 : 1 ))
 kernel_row "$kernel" || die "no kernel $kernel in scripts/kernels.tsv"
+# What its lines start with: make check's quick bench boots beside the
+# matrix's guests of the same kernels.
+label=$kernel
+[ "$mode" = check ] || label="$kernel $mode"
 # An earlier run's results must not stand for this one, whatever stops it.
 rm -rf "${results_dir:?}/$kernel"
 # The scenarios the guest runs: words joined by commas (scenario.sh).
@@ -67,7 +71,7 @@ boot() {
 	local accel=$1 append=$2 part=$3 qemu kvm_watch progress rc=0 accel_opt=$1
 	[ "$accel" != tcg ] || accel_opt=$tcg_accel
 	: > "$part.tap"; : > "$part.console"
-	say "$kernel: booting ($accel_opt, timeout ${limit}s)"
+	say "$label: booting ($accel_opt, timeout ${limit}s)"
 	timeout -k 10 "$limit" qemu-system-x86_64 -accel "$accel_opt" "${guest_machine[@]}" \
 		-kernel "$image" -initrd "$initrd" -append "$append" "${disk[@]}" \
 		-serial "file:$part.console" -serial "file:$part.tap" \
@@ -90,9 +94,9 @@ boot() {
 	if [ "$mode" = demo ]; then
 		tail -n +1 -f --pid=$qemu "$part.tap" | stdbuf -oL tr -d '\r' &
 	elif [ "$mode" = bench ]; then
-		tail -n +1 -f --pid=$qemu "$part.tap" | stdbuf -oL tr -d '\r' | grep --line-buffered -E '^(# bench:|note )' | sed -u "s/^/  [$kernel] /" &
+		tail -n +1 -f --pid=$qemu "$part.tap" | stdbuf -oL tr -d '\r' | grep --line-buffered -E '^(# bench:|note )' | sed -u "s/^/  [$label] /" &
 	else
-		tail -n +1 -f --pid=$qemu "$part.tap" | stdbuf -oL tr -d '\r' | grep --line-buffered -E '^(not )?ok ' | sed -u "s/^/  [$kernel] /" &
+		tail -n +1 -f --pid=$qemu "$part.tap" | stdbuf -oL tr -d '\r' | grep --line-buffered -E '^(not )?ok ' | sed -u "s/^/  [$label] /" &
 	fi
 	progress=$!
 	wait $qemu || rc=$?
@@ -113,7 +117,7 @@ cp "$results/boot1.qemu" "$results/qemu.log"
 # the start, and its results are that boot's. The results say so.
 if [ -f "$results/boot1.kvm-failed" ] && ! grep -q '^# guest: done' "$results/tap"; then
 	again="KVM stopped the guest (qemu.log): booted again under TCG from the start, as the guests that boot after it"
-	say "$kernel: $again"
+	say "$label: $again"
 	"$repo_root/scripts/guest-accel.sh" --kvm-failed
 	rc=0
 	boot tcg "$append" "$results/boot2" || rc=$?
@@ -143,6 +147,6 @@ if [ -n "$problem" ]; then
 	echo "$problem" > "$results/problem"
 	printf -- '--- last 40 console lines (%s) ---\n' "${results#"$repo_root"/}/console.log" >&2
 	tail -n 40 "$results/console.log" >&2
-	die "$kernel: $problem"
+	die "$label: $problem"
 fi
-say "$kernel: guest finished in ${elapsed}s"
+say "$label: guest finished in ${elapsed}s"

@@ -41,9 +41,9 @@ GUEST_ROOTFS_DIR=/tmp/.shim-private
 # guest_rootfs BIN BPF [HELPER...]: make a rootfs in $GUEST_ROOTFS_DIR and
 # print its path: busybox, the HELPERs from the folder BIN in /opt/bin with
 # their shared libraries, and the folder BPF's objects (*.bpf.o) in /opt/bpf.
-# Each is a copy of a template made once per boot for those arguments: a
-# process costs tens of milliseconds under TCG, and a rootfs made from
-# nothing took some twenty.
+# Each is a copy of a template made once per boot for those arguments:
+# one copy is one process, a rootfs made from nothing is a score of them,
+# and a process is dear in a TCG guest (docs/performance.md).
 guest_rootfs() {
 	local bin=$1 bpf=$2 key template dir
 	shift 2

@@ -48,7 +48,7 @@ scenario_selects() {
 }
 
 # The TAP reader is bash alone: the guest runs it for every scenario,
-# and a process started there costs tens of milliseconds under TCG.
+# and a process is dear in a TCG guest (docs/performance.md).
 
 # tap_points [FILE]: the top-level test points of a TAP stream (indented
 # lines belong to a sub-stream), one a line, tab-separated:

@@ -33,7 +33,7 @@ skip() {
 }
 
 # diag TEXT: a comment in the stream, a "# " before each line (bash
-# alone: a process costs tens of milliseconds in a TCG guest).
+# alone: a process is dear in a TCG guest).
 diag() {
 	local _lines
 	mapfile -t _lines <<<"$*"
